@@ -1,0 +1,15 @@
+#include "core/model/material.h"
+
+#include <algorithm>
+
+namespace tetlab {
+
+LameParameters lameFromYoungPoisson(float youngsModulus, float poissonRatio) {
+  // nu -> 0.5 makes lambda infinite; clamp just below so incompressible
+  // requests stay finite (the solver's volume term then dominates).
+  const float nu = std::clamp(poissonRatio, 0.0f, 0.4995f);
+  const float E = youngsModulus;
+  return {E / (2.0f * (1.0f + nu)), E * nu / ((1.0f + nu) * (1.0f - 2.0f * nu))};
+}
+
+}  // namespace tetlab

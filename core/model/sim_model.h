@@ -1,0 +1,77 @@
+#pragma once
+// SimModel: everything fixed for the lifetime of a loaded scene (built once per
+// load, never changed while stepping; cf. Jolt's SoftBodySharedSettings).
+// State (positions, velocities, multipliers) lives elsewhere: core/sim/state.h.
+//
+// Several bodies are merged into one model (one device state for the GPU);
+// vertexBody/tetBody say which body, and so which Material, an item belongs to.
+//
+// Colour layout: elements are stored sorted by colour, so colour c is the
+// contiguous range [offsets[c], offsets[c+1]) and is one kernel launch:
+//
+//   tets:   | colour 0 ........ | colour 1 ..... | colour 2 .. |
+//   offsets: 0                   n0               n0+n1         size
+//
+// Vertices are not reordered; vertexColorOrder lists vertex ids by colour.
+#include <cstdint>
+#include <vector>
+
+#include <glm/mat3x3.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "core/model/material.h"
+
+namespace tetlab {
+
+// offsets.size() == colourCount + 1.
+struct ColorRanges {
+  std::vector<uint32_t> offsets;
+  uint32_t count() const { return offsets.empty() ? 0u : uint32_t(offsets.size() - 1); }
+  uint32_t begin(uint32_t c) const { return offsets[c]; }
+  uint32_t end(uint32_t c) const { return offsets[c + 1]; }
+};
+
+// Compressed sparse rows: row r's items are items[offsets[r] .. offsets[r+1]).
+struct Csr {
+  std::vector<uint32_t> offsets;
+  std::vector<uint32_t> items;
+};
+
+struct SimModel {
+  // --- per vertex ---
+  std::vector<glm::vec3> restPositions;
+  std::vector<float> mass;            // lumped mass [kg] (quarter of each incident tet's mass)
+  std::vector<uint32_t> vertexBody;   // body index
+
+  // --- tets, in tet-colour order (no two tets of one colour share a vertex) ---
+  std::vector<glm::uvec4> tets;       // positively oriented
+  std::vector<glm::mat3> DmInv;       // inverse rest shape matrix [x1-x0, x2-x0, x3-x0]^-1
+  std::vector<float> restVolume;      // [m^3]
+  std::vector<uint32_t> tetBody;
+  ColorRanges tetColors;
+
+  // --- unique edges, in edge-colour order ---
+  std::vector<glm::uvec2> edges;
+  std::vector<float> restLength;      // [m]
+  ColorRanges edgeColors;
+
+  // --- vertex colouring (no two vertices of one colour share a tet) ---
+  std::vector<uint32_t> vertexColorOrder;
+  ColorRanges vertexColors;
+
+  // --- adjacency ---
+  Csr vertexTets;   // per vertex: tet * 4 + corner
+  Csr vertexEdges;  // per vertex: edge * 2 + end
+
+  // --- surface and bodies ---
+  std::vector<glm::uvec3> boundaryTriangles;  // outward-facing tet faces
+  std::vector<Material> materials;            // per body
+
+  uint32_t vertexCount() const { return uint32_t(restPositions.size()); }
+  uint32_t tetCount() const { return uint32_t(tets.size()); }
+  uint32_t edgeCount() const { return uint32_t(edges.size()); }
+};
+
+}  // namespace tetlab

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The run command: install what is missing, build, open the sandbox with the
+# default scene. Without a display, run the default scene headless under Xvfb
+# and write a short demo (PNG sequence, plus MP4 when ffmpeg is present).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh release
+if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+  exec build/tetlab "$@"
+fi
+out="out/demo"
+mkdir -p "$out"
+echo "run: no display found; rendering the default scene headless under Xvfb into $out/"
+xvfb-run -a -s "-screen 0 1280x800x24" build/tetlab --headless --frames 240 \
+  --screenshot "$out/last.png" --frames-dir "$out/frames" "$@"
+echo "run: wrote $out/last.png and the frame sequence $out/frames/"

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The test command: install what is missing, build, run every test suite
+# (core, cpu, gpu on PoCL, app under Xvfb), then the hostile-input mesh tests
+# again under AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh release
+xvfb-run -a -s "-screen 0 1280x800x24" ctest --preset release -j"$(nproc)"
+# Sanitizer pass over the core library only (the app and GL stack are not
+# instrumented; their libraries are not built with ASan).
+scripts/build.sh asan -DTETLAB_BUILD_APP=OFF
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --preset asan -L core -j"$(nproc)"
