@@ -1,0 +1,27 @@
+#pragma once
+// What a step reports for the UI, the benchmark and `tetlab run --stats`.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tetlab {
+
+struct EnergyReport {
+  double kinetic = 0.0;    // sum 1/2 m |v|^2 [J]
+  double potential = 0.0;  // gravitational, sum -m g.x [J]
+  double elastic = 0.0;    // material energy of the tets/springs [J]
+  double total() const { return kinetic + potential + elastic; }
+};
+
+struct StepDiagnostics {
+  EnergyReport energy;
+  std::vector<float> residualHistory;  // per iteration of the last substep (solver-specific measure, documented in docs/solvers.md)
+  float residual = 0.0f;               // last entry of residualHistory
+  float maxViolation = 0.0f;           // max |C| over hard constraints (pins, contacts, attachments) [m]
+  bool finite = true;                  // false: NaN/inf found, step stopped
+  int64_t badVertex = -1;              // first non-finite vertex
+  std::string problem;                 // human-readable, set when !finite
+  double stepMs = 0.0;
+};
+
+}  // namespace tetlab

@@ -1,0 +1,32 @@
+#pragma once
+// Settings shared by all four solvers. Plain struct with documented defaults
+// and units; the UI and scene files read and write it, and every edit takes
+// effect at the next substep.
+#include <cstdint>
+
+#include <glm/vec3.hpp>
+
+namespace tetlab {
+
+enum class SolverKind : uint8_t { Pbd, Xpbd, Vbd, Avbd };
+
+// Which constraint/energy families are active (each solver uses those it fits).
+struct ConstraintToggles {
+  bool edges = false;        // edge distance (PBD/XPBD) / mass-spring energy (VBD/AVBD)
+  bool tetVolume = false;    // tet volume constraint
+  bool strainBased = false;  // strain-based dynamics (Mueller 2014) stretch + shear
+  bool neoHookean = true;    // stable Neo-Hookean (XPBD: deviatoric + hydrostatic; VBD: energy)
+  bool tethers = false;      // long-range attachments to pinned vertices
+  bool collisions = true;    // ground + analytic colliders
+};
+
+struct StepSettings {
+  float dt = 1.0f / 60.0f;               // frame time step [s]
+  int substeps = 10;                     // substeps per step [-]
+  int iterations = 4;                    // solver iterations per substep [-]
+  glm::vec3 gravity{0.0f, -9.81f, 0.0f}; // [m/s^2]
+  float velocityDamping = 0.0f;          // linear drag rate [1/s]: v *= exp(-rate h)
+  ConstraintToggles constraints;
+};
+
+}  // namespace tetlab
