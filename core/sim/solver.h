@@ -14,6 +14,7 @@
 #include "core/model/sim_model.h"
 #include "core/sim/diagnostics.h"
 #include "core/sim/state.h"
+#include "core/sim/step_settings.h"
 
 namespace tetlab {
 
