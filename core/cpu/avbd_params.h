@@ -1,0 +1,52 @@
+#pragma once
+// Tunable settings of Augmented Vertex Block Descent (Giles, Diaz, Yuksel 2025,
+// "Augmented Vertex Block Descent", SIGGRAPH). Plain struct with documented
+// defaults and units (avbd-demo2d defaultParams() style).
+//
+// AVBD = VBD's primal per-vertex Newton step (the `primal` member: initial
+// guess, Hessian safeguard, contact thickness, spring stiffness mapping) plus
+// augmented-Lagrangian constraints, each with a dual variable lambda and a
+// penalty k stored in State::lambda / State::penalty:
+//
+//   force      f = clamp(k C + lambda, fmin, fmax)                 (AVBD Eq. 13 + Sec. 3.2 bounds)
+//   dual       lambda <- clamp(k C + lambda, fmin, fmax)           (AVBD Eq. 11), hard constraints only
+//   penalty    k <- min(k + beta |C|, kMax, stiffness)             (AVBD Eq. 16), when lambda is inside its bounds
+//   warm start lambda <- alpha gamma lambda, k <- clamp(gamma k, kStart, kMax)   (AVBD Eq. 19)
+//   stabilise  C*(x) = C(x) - alpha C(x^t)                          (AVBD Eq. 18), hard constraints only
+//
+// A soft constraint (finite material stiffness) keeps lambda = 0 and its penalty
+// is capped at the stiffness, so at convergence it behaves like the VBD spring.
+#include "core/cpu/vbd_params.h"
+
+namespace tetlab {
+
+struct AvbdParams {
+  // Primal step settings shared with VBD. Accelerated convergence is ignored by
+  // AVBD (over-relaxation interferes with the dual update).
+  VbdParams primal = [] {
+    VbdParams p;
+    p.safeguard = HessianSafeguard::DiagonalLumpedSpd;  // AVBD Sec. 3.5
+    return p;
+  }();
+
+  // --- augmented Lagrangian (AVBD Sec. 3) ---
+  float alpha = 0.95f;    // stabilisation: fraction of the start-of-step error C(x^t) NOT corrected
+                          // this step (Eq. 18), also scales the lambda warm start (Eq. 19) [-], in [0, 1]
+  float gamma = 0.99f;    // warm-start decay of lambda and penalty between substeps (Eq. 19) [-], < 1
+  float beta = 1.0e5f;    // penalty ramp: k += beta |C| per iteration (Eq. 16) [N/m per m = N/m^2]
+  float kStart = 1.0e3f;  // minimum / initial penalty [N/m]
+  float kMax = 1.0e9f;    // upper bound on every penalty [N/m]
+
+  // --- which constraints are hard (infinite stiffness, lambda accumulates) ---
+  bool hardContacts = true;     // ground/collider contacts; soft: penalty capped at primal.contactStiffness
+  bool hardPins = false;        // pinned vertices (w = 0) become massive vertices held by a 3-row hard
+                                // attachment to their pin target, instead of being kinematic
+  bool hardAttachment = false;  // mouse attachment; soft: penalty capped at State::mouse.stiffness
+  bool hardEdges = false;       // every edge spring (ConstraintToggles::edges) becomes an inextensible
+                                // distance constraint; soft: penalty capped at the material spring stiffness
+  // Coulomb friction on contacts: a 2-row tangential constraint whose force is bounded by
+  // mu * (normal force) (Sec. 3.6); the coefficient mu comes from the collider.
+  bool friction = true;
+};
+
+}  // namespace tetlab

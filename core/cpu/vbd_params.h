@@ -1,0 +1,62 @@
+#pragma once
+// Tunable settings of the Vertex Block Descent solver (Chen, Macklin, Yuksel
+// et al. 2024, "Vertex Block Descent", SIGGRAPH). Plain struct with documented
+// defaults and units (avbd-demo2d defaultParams() style): the UI and the scene
+// files read and write it, every edit takes effect at the next substep.
+//
+// The material (Young's modulus, Poisson ratio, density, damping) is NOT here:
+// it comes from SimModel::materials so all four solvers share one material.
+#include <cstdint>
+
+namespace tetlab {
+
+// Where each substep's iterations start (VBD Sec. 3.7 "Initialization").
+enum class VbdInitialGuess : uint8_t {
+  PreviousPosition,     // x = x^t
+  Inertia,              // x = y = x^t + h v^t + h^2 g (the inertial target)
+  InertiaAcceleration,  // x = x^t + h v^t + h^2 a^t, a^t = (v^t - v^{t-1}) / h (previous acceleration)
+  Adaptive,             // x = x^t + h v^t + h^2 a~, a~ = g_hat * clamp(a^t . g_hat / |g|, 0, 1) |g|:
+                        // only the component of the previous acceleration along gravity (VBD Sec. 3.7)
+};
+
+// How a per-vertex (or per-element) Hessian that is not safely positive
+// definite is handled before the 3x3 Newton solve (VBD Sec. 3.5 / AVBD Sec. 3.5).
+enum class HessianSafeguard : uint8_t {
+  None,                  // solve whatever H is (may explode on indefinite Hessians; for comparison)
+  DeterminantThreshold,  // skip the vertex when |det H| < determinantThreshold * (||H||_F / sqrt(3))^3
+  EigenClampPsd,         // project each element's 3x3 vertex block onto PSD (symmetric eigen clamp)
+  DiagonalLumpedSpd,     // AVBD Eq. 18-style: keep the PSD Gauss-Newton part, replace the indefinite
+                         // geometric part G by diag(|G| column norms) (always SPD)
+};
+
+struct VbdParams {
+  // --- initialisation (VBD Sec. 3.7) ---
+  VbdInitialGuess initialGuess = VbdInitialGuess::Adaptive;
+
+  // --- accelerated convergence (VBD Sec. 3.8, Chebyshev semi-iterative method of Wang 2015) ---
+  bool accelerate = false;    // over-relax each iteration with the Chebyshev weight omega_n
+  float chebyshevRho = 0.9f;  // estimated spectral radius rho in (0, 1) [-]; larger = more aggressive
+
+  // --- Hessian safeguard ---
+  HessianSafeguard safeguard = HessianSafeguard::EigenClampPsd;
+  // Relative threshold for DeterminantThreshold (and the always-on last-resort guard of every mode):
+  // skip the vertex when |det H| < determinantThreshold * s^3 with s = ||H||_F / sqrt(3) [-].
+  float determinantThreshold = 1.0e-6f;
+
+  // --- contact (VBD Sec. 3.6: quadratic penalty energy with IPC-style lagged friction) ---
+  float contactStiffness = 1.0e6f;   // k_c: E_c = 1/2 k_c d^2 for penetration depth d [N/m]
+  float contactThickness = 0.0f;     // collision radius around each vertex [m]
+  float frictionEpsilon = 1.0e-2f;   // eps_v: tangential speed below which friction is static-like [m/s]
+
+  // --- mass-spring energy (ConstraintToggles::edges) ---
+  // Edge stiffness is derived from the material: k_e = springStiffnessScale * E * V_e / L_e^2, with V_e
+  // the edge's share of the incident tets' volume (1/6 of each), so uniform uniaxial strain eps stores
+  // 1/2 E eps^2 per unit volume like the continuum (E [Pa], V [m^3], L [m] -> k [N/m]).
+  float springStiffnessScale = 1.0f;  // [-]
+
+  // --- mouse attachment ---
+  // The attachment is a compliant spring (State::mouse.stiffness [N/m]); its force is capped at
+  // State::mouse.maxForce [N] (energy becomes linear beyond the cap), so no parameter is needed here.
+};
+
+}  // namespace tetlab
