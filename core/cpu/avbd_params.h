@@ -8,14 +8,17 @@
 // augmented-Lagrangian constraints, each with a dual variable lambda and a
 // penalty k stored in State::lambda / State::penalty:
 //
-//   force      f = clamp(k C + lambda, fmin, fmax)                 (AVBD Eq. 13 + Sec. 3.2 bounds)
+//   force      f = -lambda+ dC/dx,  lambda+ = clamp(k C + lambda, fmin, fmax)   (AVBD Eq. 9, 13)
+//   Hessian    H = k dC/dx dC/dx^T + diag(|lambda+| column norms of d2C/dx2)   (AVBD Eq. 17, Sec. 3.5)
 //   dual       lambda <- clamp(k C + lambda, fmin, fmax)           (AVBD Eq. 11), hard constraints only
-//   penalty    k <- min(k + beta |C|, kMax, stiffness)             (AVBD Eq. 16), when lambda is inside its bounds
-//   warm start lambda <- alpha gamma lambda, k <- clamp(gamma k, kStart, kMax)   (AVBD Eq. 19)
-//   stabilise  C*(x) = C(x) - alpha C(x^t)                          (AVBD Eq. 18), hard constraints only
+//   penalty    hard: k <- min(k + beta |C|, kMax) while lambda is inside its bounds (Eq. 12, Sec. 3.2)
+//              soft: k <- min(k + beta |C|, k*), k* = material stiffness           (Eq. 16)
+//   warm start lambda <- alpha gamma lambda, k <- clamp(gamma k, kStart, kMax)   (Eq. 19)
+//   stabilise  C(x) = C*(x) - alpha C*(x^t)                        (Eq. 18), hard constraints only
 //
 // A soft constraint (finite material stiffness) keeps lambda = 0 and its penalty
-// is capped at the stiffness, so at convergence it behaves like the VBD spring.
+// is capped at the stiffness k*, so at convergence it behaves like the VBD spring
+// (the ramp only keeps early iterations from being dominated by stiff forces, Sec. 3.4).
 #include "core/cpu/vbd_params.h"
 
 namespace tetlab {
@@ -33,8 +36,8 @@ struct AvbdParams {
   float alpha = 0.95f;    // stabilisation: fraction of the start-of-step error C(x^t) NOT corrected
                           // this step (Eq. 18), also scales the lambda warm start (Eq. 19) [-], in [0, 1]
   float gamma = 0.99f;    // warm-start decay of lambda and penalty between substeps (Eq. 19) [-], < 1
-  float beta = 1.0e5f;    // penalty ramp: k += beta |C| per iteration (Eq. 16) [N/m per m = N/m^2]
-  float kStart = 1.0e3f;  // minimum / initial penalty [N/m]
+  float beta = 1.0e5f;    // penalty ramp: k += beta |C| per iteration (Eq. 12/16) [N/m per m = N/m^2]
+  float kStart = 1.0e3f;  // initial and minimum penalty k_start (Eq. 10, 19) [N/m]
   float kMax = 1.0e9f;    // upper bound on every penalty [N/m]
 
   // --- which constraints are hard (infinite stiffness, lambda accumulates) ---
