@@ -4,7 +4,7 @@
 // defaults and units (avbd-demo2d defaultParams() style).
 //
 // AVBD = VBD's primal per-vertex Newton step (the `primal` member: initial
-// guess, Hessian safeguard, contact thickness, spring stiffness mapping) plus
+// guess, Hessian safeguard, contact thickness and stiffness of soft contacts) plus
 // augmented-Lagrangian constraints, each with a dual variable lambda and a
 // penalty k stored in State::lambda / State::penalty:
 //

@@ -20,13 +20,14 @@ enum class VbdInitialGuess : uint8_t {
 };
 
 // How a per-vertex (or per-element) Hessian that is not safely positive
-// definite is handled before the 3x3 Newton solve (VBD Sec. 3.5 / AVBD Sec. 3.5).
+// definite is handled before the 3x3 Newton solve (VBD Sec. 3.2 / AVBD Sec. 3.5).
 enum class HessianSafeguard : uint8_t {
-  None,                  // solve whatever H is (may explode on indefinite Hessians; for comparison)
-  DeterminantThreshold,  // skip the vertex when |det H| < determinantThreshold * (||H||_F / sqrt(3))^3
+  None,                  // solve whatever H is (may explode on indefinite Hessians; for comparison);
+                         // like every mode it only skips a vertex whose solve is singular or non-finite
+  DeterminantThreshold,  // skip the vertex when |det H_i| < determinantThreshold * (||H_i||_F / sqrt(3))^3
   EigenClampPsd,         // project each element's 3x3 vertex block onto PSD (symmetric eigen clamp)
-  DiagonalLumpedSpd,     // AVBD Eq. 18-style: keep the PSD Gauss-Newton part, replace the indefinite
-                         // geometric part G by diag(|G| column norms) (always SPD)
+  DiagonalLumpedSpd,     // AVBD Sec. 3.5 / Eq. 17: keep the PSD Gauss-Newton part k dC dC^T, replace the
+                         // possibly indefinite geometric part G by diag(column norms of G) (always SPD)
 };
 
 struct VbdParams {
@@ -39,20 +40,18 @@ struct VbdParams {
 
   // --- Hessian safeguard ---
   HessianSafeguard safeguard = HessianSafeguard::EigenClampPsd;
-  // Relative threshold for DeterminantThreshold (and the always-on last-resort guard of every mode):
-  // skip the vertex when |det H| < determinantThreshold * s^3 with s = ||H||_F / sqrt(3) [-].
+  // Relative threshold of DeterminantThreshold: skip the vertex when |det H_i| < determinantThreshold * s^3
+  // with s = ||H_i||_F / sqrt(3), the RMS eigenvalue magnitude (scale-free) [-].
   float determinantThreshold = 1.0e-6f;
 
-  // --- contact (VBD Sec. 3.6: quadratic penalty energy with IPC-style lagged friction) ---
+  // --- contact (VBD Sec. 3.5: quadratic penalty energy with IPC-style lagged friction) ---
   float contactStiffness = 1.0e6f;   // k_c: E_c = 1/2 k_c d^2 for penetration depth d [N/m]
   float contactThickness = 0.0f;     // collision radius around each vertex [m]
   float frictionEpsilon = 1.0e-2f;   // eps_v: tangential speed below which friction is static-like [m/s]
 
-  // --- mass-spring energy (ConstraintToggles::edges) ---
-  // Edge stiffness is derived from the material: k_e = springStiffnessScale * E * V_e / L_e^2, with V_e
-  // the edge's share of the incident tets' volume (1/6 of each), so uniform uniaxial strain eps stores
-  // 1/2 E eps^2 per unit volume like the continuum (E [Pa], V [m^3], L [m] -> k [N/m]).
-  float springStiffnessScale = 1.0f;  // [-]
+  // Mass-spring energy (ConstraintToggles::edges): the edge stiffness is NOT a parameter, it is
+  // derived from the material, k_e = 6 E V_e / L_e^2 (edgeSpringStiffness in core/model/material.h),
+  // so the springs, XPBD's edge compliance and the energy diagnostics agree.
 
   // --- mouse attachment ---
   // The attachment is a compliant spring (State::mouse.stiffness [N/m]); its force is capped at
