@@ -13,10 +13,11 @@ namespace tetlab {
 // Where each substep's iterations start (VBD Sec. 3.7 "Initialization").
 enum class VbdInitialGuess : uint8_t {
   PreviousPosition,     // x = x^t
-  Inertia,              // x = y = x^t + h v^t + h^2 g (the inertial target)
-  InertiaAcceleration,  // x = x^t + h v^t + h^2 a^t, a^t = (v^t - v^{t-1}) / h (previous acceleration)
-  Adaptive,             // x = x^t + h v^t + h^2 a~, a~ = g_hat * clamp(a^t . g_hat / |g|, 0, 1) |g|:
-                        // only the component of the previous acceleration along gravity (VBD Sec. 3.7)
+  Inertia,              // x = x^t + h v^t
+  InertiaAcceleration,  // x = y = x^t + h v^t + h^2 g (the inertial target, full external acceleration)
+  Adaptive,             // x = x^t + h v^t + h^2 a~, a~ = g * clamp((a^t . g_hat) / |g|, 0, 1) with the previous
+                        // substep's acceleration a^t = (v^t - v^{t-1}) / h: a body resting on the ground
+                        // (a^t . g_hat ~ 0) starts where it is, a falling one (a^t = g) starts at y
 };
 
 // How a per-vertex (or per-element) Hessian that is not safely positive

@@ -1,0 +1,141 @@
+#include "core/cpu/vbd_terms.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "shaders/cl/common/compat_cpp.h"  // before any .clh
+#include "shaders/cl/common/neo_hookean_derivatives.clh"
+#include "shaders/cl/common/vbd_spring.clh"
+
+namespace tetlab {
+
+namespace {
+
+clm::Mat3 toClm(const glm::mat3& m) { return clm::mat3_cols(m[0], m[1], m[2]); }
+
+// Rayleigh damping of one element block (VBD Sec. 3.2): the force
+// -(k_d/h) H_ij (x_i - x_i^t) and its Hessian (k_d/h) H_ij.
+void addDamping(float kdOverH, const clm::Sym3& blockH, glm::vec3 xMinusXt, VbdVertexSystem& sys) {
+  if (kdOverH <= 0.0f) return;
+  sys.f -= clm::sym3_mul_vec(blockH, xMinusXt) * kdOverH;
+  sys.H = clm::sym3_add(sys.H, clm::sym3_scale(blockH, kdOverH));
+}
+
+}  // namespace
+
+void VbdMaterialCache::refresh(const SimModel& model) {
+  const size_t bodies = model.materials.size();
+  bodyNeoHookean.resize(bodies);
+  bodyDamping.resize(bodies);
+  for (size_t b = 0; b < bodies; ++b) {
+    bodyNeoHookean[b] = neoHookeanFromMaterial(model.materials[b]);
+    bodyDamping[b] = model.materials[b].damping;
+  }
+  edgeStiffness.resize(model.edgeCount());
+  for (uint32_t e = 0; e < model.edgeCount(); ++e) {
+    const Material& m = model.materials[model.vertexBody[model.edges[e].x]];
+    const float volume = e < model.edgeVolume.size() ? model.edgeVolume[e] : 0.0f;
+    edgeStiffness[e] = edgeSpringStiffness(m.youngsModulus, volume, model.restLength[e]);
+  }
+}
+
+glm::vec3 vbdInitialGuess(VbdInitialGuess mode, float h, glm::vec3 gravity, glm::vec3 x, glm::vec3 v,
+                          glm::vec3 vLast) {
+  switch (mode) {
+    case VbdInitialGuess::PreviousPosition:
+      return x;
+    case VbdInitialGuess::Inertia:
+      return x + h * v;
+    case VbdInitialGuess::InertiaAcceleration:
+      return x + h * v + (h * h) * gravity;
+    case VbdInitialGuess::Adaptive:
+      break;
+  }
+  const float g = glm::length(gravity);
+  if (!(g > 0.0f)) return x + h * v;
+  const glm::vec3 a = (v - vLast) / h;  // previous substep's acceleration a^t
+  const float alongG = glm::dot(a, gravity) / g;
+  const float weight = std::clamp(alongG / g, 0.0f, 1.0f);
+  return x + h * v + (h * h * weight) * gravity;
+}
+
+float chebyshevOmega(int n, float rho, float previousOmega) {
+  if (n <= 1) return 1.0f;
+  if (n == 2) return 2.0f / (2.0f - rho * rho);
+  return 4.0f / (4.0f - rho * rho * previousOmega);
+}
+
+void vbdAddInertia(float mass, float h, glm::vec3 x, glm::vec3 y, VbdVertexSystem& sys) {
+  const float mOverH2 = mass / (h * h);
+  sys.f -= (x - y) * mOverH2;
+  sys.H = clm::sym3_add(sys.H, clm::sym3_scaled_identity(mOverH2));
+}
+
+void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i, float h,
+                VbdVertexSystem& sys) {
+  const glm::vec3 xMinusXt = positionOf(state, i) - glm::vec3(state.xPrev[i]);
+  for (uint32_t k = model.vertexTets.offsets[i]; k < model.vertexTets.offsets[i + 1]; ++k) {
+    const uint32_t item = model.vertexTets.items[k];
+    const uint32_t t = item >> 2u;
+    const int corner = int(item & 3u);
+    const glm::uvec4 tet = model.tets[t];
+    const clm::Mat3 DmInv = toClm(model.DmInv[t]);
+    const clm::Mat3 F = clm::tet_deformation_gradient(positionOf(state, tet.x), positionOf(state, tet.y),
+                                                      positionOf(state, tet.z), positionOf(state, tet.w), DmInv);
+    const uint32_t body = model.tetBody[t];
+    const NeoHookeanParameters& nh = cache.bodyNeoHookean[body];
+    glm::vec3 gradient;
+    clm::Sym3 block;
+    clm::nh_vertex_gradient_hessian(F, clm::nh_corner_weights(DmInv, corner), nh.mu, nh.lambda,
+                                    model.restVolume[t], &gradient, &block);
+    sys.f -= gradient;
+    sys.H = clm::sym3_add(sys.H, block);
+    addDamping(cache.bodyDamping[body] / h, block, xMinusXt, sys);
+  }
+}
+
+uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
+                       float h, HessianSafeguard safeguard, VbdVertexSystem& sys) {
+  uint32_t triggers = 0;
+  const glm::vec3 xi = positionOf(state, i);
+  const glm::vec3 xMinusXt = xi - glm::vec3(state.xPrev[i]);
+  for (uint32_t k = model.vertexEdges.offsets[i]; k < model.vertexEdges.offsets[i + 1]; ++k) {
+    const uint32_t item = model.vertexEdges.items[k];
+    const uint32_t e = item >> 1u;
+    const glm::uvec2 edge = model.edges[e];
+    const uint32_t other = (item & 1u) ? edge.x : edge.y;
+    glm::vec3 gradient;
+    clm::Sym3 block;
+    int triggered = 0;
+    clm::vbd_spring_gradient_hessian(xi - positionOf(state, other), cache.edgeStiffness[e], model.restLength[e],
+                                     int(safeguard), &gradient, &block, &triggered);
+    triggers += uint32_t(triggered);
+    sys.f -= gradient;
+    sys.H = clm::sym3_add(sys.H, block);
+    addDamping(cache.bodyDamping[model.vertexBody[i]] / h, block, xMinusXt, sys);
+  }
+  return triggers;
+}
+
+void AttachmentLookup::rebuild(const Attachment& attachment, uint32_t vertexCount) {
+  slotOfVertex.assign(vertexCount, -1);
+  if (!attachment.active) return;
+  for (size_t s = 0; s < attachment.vertices.size() && s < attachment.weights.size(); ++s)
+    if (attachment.vertices[s] < vertexCount) slotOfVertex[attachment.vertices[s]] = int32_t(s);
+}
+
+glm::vec3 attachmentOffset(const Attachment& attachment, const State& state) {
+  glm::vec3 sum(0.0f);
+  for (size_t s = 0; s < attachment.vertices.size() && s < attachment.weights.size(); ++s)
+    sum += positionOf(state, attachment.vertices[s]) * attachment.weights[s];
+  return sum - attachment.target;
+}
+
+bool vbdSolveVertex(const VbdVertexSystem& sys, HessianSafeguard safeguard, float determinantThreshold,
+                    glm::vec3& outDx) {
+  const float threshold = safeguard == HessianSafeguard::DeterminantThreshold ? determinantThreshold : 0.0f;
+  outDx = glm::vec3(0.0f);
+  return clm::sym3_solve(sys.H, sys.f, threshold, &outDx) != 0;
+}
+
+}  // namespace tetlab

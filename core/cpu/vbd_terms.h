@@ -1,0 +1,96 @@
+#pragma once
+// Per-vertex building blocks shared by the VBD and AVBD CPU reference solvers.
+//
+// Both solvers visit one vertex i at a time (in vertex-colour order) and solve
+// its 3x3 Newton system  H_i dx = f_i  (VBD Sec. 3.2; AVBD Eq. 4-6):
+//
+//   f_i = -m_i/h^2 (x_i - y_i) - sum_j dE_j/dx_i - (k_d/h) sum_j H_ij (x_i - x_i^t)
+//   H_i =  m_i/h^2 I           + sum_j H_ij     + (k_d/h) sum_j H_ij
+//
+// This file assembles the terms that do not depend on the solver: inertia,
+// stable Neo-Hookean tets, mass springs, Rayleigh damping (the element Hessian
+// used for damping is the safeguarded one, so damping never injects energy),
+// the mouse attachment spring, and the guarded 3x3 solve. The element math
+// itself lives in shaders/cl/common/*.clh and is shared with the GPU kernels.
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "shaders/cl/common/compat_cpp.h"
+#include "shaders/cl/common/vbd_sym3.clh"
+
+#include "core/cpu/vbd_params.h"
+#include "core/cpu/vbd_solver.h"
+#include "core/model/material.h"
+#include "core/model/sim_model.h"
+#include "core/sim/state.h"
+
+namespace tetlab {
+
+// Material constants for one substep, refreshed every substep so UI edits take
+// effect at the next substep (the model itself never changes while stepping).
+struct VbdMaterialCache {
+  std::vector<NeoHookeanParameters> bodyNeoHookean;  // per body [Pa]
+  std::vector<float> bodyDamping;                    // Rayleigh k_d per body [s]
+  std::vector<float> edgeStiffness;                  // mass-spring k_e per edge [N/m]
+  void refresh(const SimModel& model);
+};
+
+struct VbdVertexSystem {
+  glm::vec3 f{0.0f};                        // force = -dG_i/dx_i [N]
+  clm::Sym3 H = clm::sym3_zero();           // Hessian d2G_i/dx_i2 [N/m]
+};
+
+// Where the per-vertex sweep reads positions: x (current iterate), xPrev (x^t).
+inline glm::vec3 positionOf(const State& state, uint32_t i) { return glm::vec3(state.x[i]); }
+
+// Start of the iterations for one vertex (VBD Sec. 3.7); vLast = v^{t-1}.
+glm::vec3 vbdInitialGuess(VbdInitialGuess mode, float h, glm::vec3 gravity, glm::vec3 x, glm::vec3 v,
+                          glm::vec3 vLast);
+
+// Chebyshev weight omega_n of iteration n = 1, 2, ... (VBD Sec. 3.8):
+// omega_1 = 1, omega_2 = 2 / (2 - rho^2), omega_n = 4 / (4 - rho^2 omega_{n-1}).
+float chebyshevOmega(int n, float rho, float previousOmega);
+
+// Inertia term m/h^2 (x - y) (VBD Sec. 3.1-3.2).
+void vbdAddInertia(float mass, float h, glm::vec3 x, glm::vec3 y, VbdVertexSystem& sys);
+
+// Stable Neo-Hookean tets around vertex i plus their Rayleigh damping. The
+// per-vertex NH block is PSD by construction (neo_hookean_derivatives.clh), so
+// no safeguard applies to it.
+void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i, float h,
+                VbdVertexSystem& sys);
+
+// Mass springs on the edges around vertex i (material stiffness from
+// VbdMaterialCache) plus their damping, each element block safeguarded.
+// Returns how many blocks the safeguard changed.
+uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
+                       float h, HessianSafeguard safeguard, VbdVertexSystem& sys);
+
+// Per-vertex lookup into State::mouse (weight index or -1), rebuilt per substep.
+struct AttachmentLookup {
+  std::vector<int32_t> slotOfVertex;
+  void rebuild(const Attachment& attachment, uint32_t vertexCount);
+  int32_t slot(uint32_t i) const { return slotOfVertex.empty() ? -1 : slotOfVertex[i]; }
+};
+
+// Offset r = sum_j w_j x_j - target of the attachment at the current iterate [m].
+glm::vec3 attachmentOffset(const Attachment& attachment, const State& state);
+
+// Solves H dx = f with the safeguard's last step: DeterminantThreshold skips the
+// vertex when |det H| is small relative to H's own scale; every mode skips a
+// singular or non-finite solve. Returns false (dx = 0) when skipped.
+bool vbdSolveVertex(const VbdVertexSystem& sys, HessianSafeguard safeguard, float determinantThreshold,
+                    glm::vec3& outDx);
+
+// Stats bookkeeping shared by the VBD and AVBD solver classes (vbdStatsOf()).
+class VbdFamilySolver : public Solver {
+ public:
+  const VbdStats& stats() const { return stats_; }
+
+ protected:
+  VbdStats stats_;
+};
+
+}  // namespace tetlab
