@@ -12,4 +12,13 @@ LameParameters lameFromYoungPoisson(float youngsModulus, float poissonRatio) {
   return {E / (2.0f * (1.0f + nu)), E * nu / ((1.0f + nu) * (1.0f - 2.0f * nu))};
 }
 
+NeoHookeanParameters neoHookeanFromMaterial(const Material& material) {
+  const LameParameters lame = lameFromYoungPoisson(material.youngsModulus, material.poissonRatio);
+  return {lame.mu, lame.lambda + lame.mu};
+}
+
+float edgeSpringStiffness(float youngsModulus, float edgeVolume, float restLength) {
+  return 6.0f * youngsModulus * edgeVolume / (restLength * restLength);
+}
+
 }  // namespace tetlab

@@ -20,4 +20,24 @@ struct LameParameters {
 //   mu = E / (2 (1 + nu)),  lambda = E nu / ((1 + nu)(1 - 2 nu)).
 LameParameters lameFromYoungPoisson(float youngsModulus, float poissonRatio);
 
+// Parameters of the stable Neo-Hookean energy in shaders/cl/common/neo_hookean.clh.
+// Its linearisation at rest has Lame parameters (mu, lambda - mu), so to match
+// the material's small-strain E and nu: mu = mu_lin, lambda = lambda_lin + mu_lin
+// (Smith et al. 2018 Sec. 3.4). Used by XPBD (compliances 1/(mu V), 1/(lambda V))
+// and VBD/AVBD (energy), so both see the same material.
+struct NeoHookeanParameters {
+  float mu;      // [Pa]
+  float lambda;  // [Pa]
+};
+NeoHookeanParameters neoHookeanFromMaterial(const Material& material);
+
+// Mass-spring stiffness of an edge [N/m] that reproduces Young's modulus E:
+//   k_e = 6 E V_e / L_e^2,   V_e = SimModel::edgeVolume (1/6 of each incident tet's volume).
+// Why 6: a spring network with k_e = c E V_e / L_e^2 under a uniform strain eps
+// stores W = c E/2 <(n.eps n)^2> per unit volume; averaging over isotropic edge
+// directions n (<n_i n_j n_k n_l> = (d_ij d_kl + d_ik d_jl + d_il d_jk)/15) gives
+// Lame mu = lambda = c E/15 and so an effective Young's modulus c E/6 (with the
+// spring network's fixed Poisson ratio 1/4). c = 6 makes it E.
+float edgeSpringStiffness(float youngsModulus, float edgeVolume, float restLength);
+
 }  // namespace tetlab

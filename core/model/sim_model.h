@@ -55,6 +55,7 @@ struct SimModel {
   // --- unique edges, in edge-colour order ---
   std::vector<glm::uvec2> edges;
   std::vector<float> restLength;      // [m]
+  std::vector<float> edgeVolume;      // 1/6 of each incident tet's rest volume [m^3] (edgeSpringStiffness)
   ColorRanges edgeColors;
 
   // --- vertex colouring (no two vertices of one colour share a tet) ---

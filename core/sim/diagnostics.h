@@ -13,6 +13,14 @@ struct EnergyReport {
   double total() const { return kinetic + potential + elastic; }
 };
 
+// Wall time of each stage of the last step, summed over its substeps [ms].
+struct StageTimes {
+  double predictMs = 0.0;   // xPrev = x, inertial target
+  double solveMs = 0.0;     // Solver::solveSubstep
+  double velocityMs = 0.0;  // velocity update, damping, NaN/inf check
+  double energyMs = 0.0;    // energy report
+};
+
 struct StepDiagnostics {
   EnergyReport energy;
   std::vector<float> residualHistory;  // per iteration of the last substep (solver-specific measure, documented in docs/solvers.md)
@@ -22,6 +30,7 @@ struct StepDiagnostics {
   int64_t badVertex = -1;              // first non-finite vertex
   std::string problem;                 // human-readable, set when !finite
   double stepMs = 0.0;
+  StageTimes stages;
 };
 
 }  // namespace tetlab

@@ -1,0 +1,38 @@
+#pragma once
+// Procedural tet meshes for tests and scenes. All are built from one
+// structured lattice of cubes, each split into tets that conform across faces,
+// then mapped (identity for a box, cube->ball for a sphere, a swept disc for a
+// torus). Every tet is positively oriented (TetMesh contract).
+//
+//   6-tet (Kuhn) split: every cube cut along its main diagonal (0,0,0)-(1,1,1);
+//     translation-invariant, so it also conforms across a periodic seam (torus).
+//   5-tet split: one central tet plus four corners; neighbouring cubes must be
+//     mirrored (checkerboard parity) for the face diagonals to match.
+#include <cstdint>
+
+#include <glm/vec3.hpp>
+
+#include "core/mesh/tet_mesh.h"
+
+namespace tetlab {
+
+enum class CubeSplit : uint8_t { Five, Six };
+
+// Axis-aligned box [minCorner, minCorner + size] of cells.x * cells.y * cells.z
+// cubes (cells >= 1 each). (cells+1)^3 vertices, 5 or 6 tets per cell.
+// Vertex (i, j, k) has index i + (cells.x+1) * (j + (cells.y+1) * k).
+TetMesh makeBoxTetMesh(glm::vec3 minCorner, glm::vec3 size, glm::uvec3 cells, CubeSplit split = CubeSplit::Six);
+
+// Ball of `radius` around `center`: a cube lattice of cellsAcross^3 cells
+// (cellsAcross >= 1) mapped radially onto the ball (each point p of the cube
+// [-1,1]^3 goes to p * max|p_i| / |p|, so cube shells become spheres).
+TetMesh makeSphereTetMesh(glm::vec3 center, float radius, uint32_t cellsAcross);
+
+// Torus around the y axis through `center`: a tube of radius minorRadius whose
+// centre line is a circle of majorRadius (> minorRadius > 0). The tube cross
+// section is a cellsAcross^2 square lattice mapped to a disc; ringSegments
+// (>= 3) cells go around the ring.
+TetMesh makeTorusTetMesh(glm::vec3 center, float majorRadius, float minorRadius, uint32_t ringSegments,
+                         uint32_t cellsAcross);
+
+}  // namespace tetlab

@@ -1,0 +1,253 @@
+// buildSimModel: merge bodies, derive every fixed quantity the four solvers
+// need, and store elements in colour order (see sim_model.h for the layout).
+// Deduplication (edges, faces) sorts packed integer keys instead of hashing:
+// deterministic output, O(n log n), and no per-item allocation.
+#include "core/model/model_builder.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include <glm/geometric.hpp>
+#include <glm/mat3x3.hpp>
+
+namespace tetlab {
+namespace {
+
+std::string bodyLabel(const BodyDesc& body, size_t index) {
+  return body.name.empty() ? "body " + std::to_string(index) : "body '" + body.name + "'";
+}
+
+Status validateMaterial(const BodyDesc& body, size_t index) {
+  const Material& m = body.material;
+  const std::string where = bodyLabel(body, index);
+  if (!(m.density > 0.0f) || !std::isfinite(m.density))
+    return Error{where + ": density " + std::to_string(m.density) + " kg/m^3 is not positive; use e.g. 1000"};
+  if (!(m.youngsModulus > 0.0f) || !std::isfinite(m.youngsModulus))
+    return Error{where + ": Young's modulus " + std::to_string(m.youngsModulus) +
+                 " Pa is not positive; use e.g. 1e6"};
+  if (!(m.poissonRatio >= 0.0f && m.poissonRatio < 0.5f))
+    return Error{where + ": Poisson ratio " + std::to_string(m.poissonRatio) +
+                 " is outside [0, 0.5); use e.g. 0.3 (0.49 for nearly incompressible)"};
+  if (!(m.damping >= 0.0f) || !std::isfinite(m.damping))
+    return Error{where + ": damping " + std::to_string(m.damping) + " s is negative; use 0 for none"};
+  return Ok{};
+}
+
+// CSR from (row, value) pairs given as a row-per-item function.
+template <class RowOf>
+Csr buildCsr(uint32_t rows, uint32_t itemCount, RowOf&& rowOf) {
+  Csr csr;
+  csr.offsets.assign(rows + 1, 0);
+  for (uint32_t i = 0; i < itemCount; ++i) ++csr.offsets[rowOf(i) + 1];
+  for (uint32_t r = 0; r < rows; ++r) csr.offsets[r + 1] += csr.offsets[r];
+  csr.items.resize(itemCount);
+  std::vector<uint32_t> next(csr.offsets.begin(), csr.offsets.end() - 1);
+  for (uint32_t i = 0; i < itemCount; ++i) csr.items[next[rowOf(i)]++] = i;
+  return csr;
+}
+
+template <class T>
+std::vector<T> permute(const std::vector<T>& v, const std::vector<uint32_t>& perm) {
+  std::vector<T> out(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) out[i] = v[perm[i]];
+  return out;
+}
+
+ColoringSummary summarize(const Coloring& c) {
+  return {c.colorCount, c.lowerBound, c.greedyBound, c.smallestColor, c.largestColor};
+}
+
+}  // namespace
+
+Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuildOptions& options,
+                               ModelBuildReport* outReport) {
+  const auto start = std::chrono::steady_clock::now();
+  ModelBuildReport report;
+  if (bodies.empty()) return Error{"buildSimModel: no bodies given; load a mesh or choose a preset"};
+
+  SimModel model;
+  double minQuality = 1.0;
+  // ---- merge and validate ----
+  for (size_t b = 0; b < bodies.size(); ++b) {
+    const BodyDesc& body = bodies[b];
+    const std::string where = bodyLabel(body, b);
+    if (Status s = validateMaterial(body, b); !s) return s.error();
+    if (body.mesh.tets.empty())
+      return Error{where + ": the tet mesh has no tets; tetrahedralize the surface first"};
+    const uint32_t base = model.vertexCount();
+    const uint32_t n = uint32_t(body.mesh.positions.size());
+    for (uint32_t i = 0; i < n; ++i) {
+      const glm::vec3 p = body.mesh.positions[i];
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+        return Error{where + ": vertex " + std::to_string(i) + " has a non-finite coordinate; fix the mesh"};
+    }
+    model.restPositions.insert(model.restPositions.end(), body.mesh.positions.begin(), body.mesh.positions.end());
+    model.vertexBody.insert(model.vertexBody.end(), n, uint32_t(b));
+    model.materials.push_back(body.material);
+    for (size_t t = 0; t < body.mesh.tets.size(); ++t) {
+      glm::uvec4 tet = body.mesh.tets[t];
+      for (int c = 0; c < 4; ++c)
+        if (tet[c] >= n)
+          return Error{where + ": tet " + std::to_string(t) + " uses vertex " + std::to_string(tet[c]) +
+                       " but the mesh has only " + std::to_string(n) + " vertices"};
+      if (tet.x == tet.y || tet.x == tet.z || tet.x == tet.w || tet.y == tet.z || tet.y == tet.w || tet.z == tet.w)
+        return Error{where + ": tet " + std::to_string(t) + " repeats a vertex; remove it from the mesh"};
+      // Orientation and flatness in double: the sign must be right even for
+      // thin tets, and the quality is scale-free (6V / Lmax^3).
+      const glm::dvec3 p0 = body.mesh.positions[tet.x], p1 = body.mesh.positions[tet.y],
+                       p2 = body.mesh.positions[tet.z], p3 = body.mesh.positions[tet.w];
+      const double det = glm::dot(p1 - p0, glm::cross(p2 - p0, p3 - p0));
+      double lmax2 = 0.0;
+      const std::array<glm::dvec3, 6> e{p1 - p0, p2 - p0, p3 - p0, p2 - p1, p3 - p1, p3 - p2};
+      for (const glm::dvec3& d : e) lmax2 = std::max(lmax2, glm::dot(d, d));
+      const double quality = std::fabs(det) / (lmax2 * std::sqrt(lmax2));
+      if (!(quality >= options.minTetQuality)) {
+        std::ostringstream msg;
+        msg << where << ": tet " << t << " (vertices " << tet.x << ", " << tet.y << ", " << tet.z << ", " << tet.w
+            << ") is degenerate: 6 V / Lmax^3 = " << quality << " < " << options.minTetQuality
+            << "; remesh with a quality bound (e.g. TetGen -q) or remove flat tets";
+        return Error{msg.str()};
+      }
+      if (det < 0.0) {
+        std::swap(tet.z, tet.w);
+        ++report.flippedTets;
+      }
+      minQuality = std::min(minQuality, quality);
+      model.tets.push_back(tet + glm::uvec4(base));
+      model.tetBody.push_back(uint32_t(b));
+    }
+  }
+  report.minQuality = float(minQuality);
+  const uint32_t vertexCount = model.vertexCount();
+  const uint32_t tetCount = model.tetCount();
+
+  // ---- tet colouring and reorder (before any per-tet data is derived) ----
+  {
+    Csr vertexTets = buildCsr(vertexCount, tetCount * 4, [&](uint32_t i) { return model.tets[i / 4][i % 4]; });
+    const std::span<const uint32_t> tetIds(&model.tets[0].x, size_t(tetCount) * 4);
+    const Coloring coloring = colorItemsSharingVertices(tetIds, 4, vertexTets);
+    const std::vector<uint32_t> perm = colorSortPermutation(coloring, model.tetColors);
+    model.tets = permute(model.tets, perm);
+    model.tetBody = permute(model.tetBody, perm);
+    report.tetColoring = summarize(coloring);
+  }
+  model.vertexTets = buildCsr(vertexCount, tetCount * 4, [&](uint32_t i) { return model.tets[i / 4][i % 4]; });
+  for (uint32_t v = 0; v < vertexCount; ++v)
+    if (model.vertexTets.offsets[v + 1] == model.vertexTets.offsets[v]) {
+      const uint32_t b = model.vertexBody[v];
+      uint32_t local = v;
+      for (uint32_t k = 0; k < b; ++k) local -= uint32_t(bodies[k].mesh.positions.size());
+      return Error{bodyLabel(bodies[b], b) + ": vertex " + std::to_string(local) +
+                   " is used by no tet (it would have no mass); remove unreferenced vertices"};
+    }
+
+  // ---- rest shape, volume, lumped mass ----
+  model.DmInv.resize(tetCount);
+  model.restVolume.resize(tetCount);
+  model.mass.assign(vertexCount, 0.0f);
+  for (uint32_t t = 0; t < tetCount; ++t) {
+    const glm::uvec4 tet = model.tets[t];
+    const glm::dvec3 p0 = model.restPositions[tet.x];
+    const glm::dmat3 Dm(glm::dvec3(model.restPositions[tet.y]) - p0, glm::dvec3(model.restPositions[tet.z]) - p0,
+                        glm::dvec3(model.restPositions[tet.w]) - p0);
+    const double det = glm::determinant(Dm);
+    model.DmInv[t] = glm::mat3(glm::inverse(Dm));
+    model.restVolume[t] = float(det / 6.0);
+    const float quarterMass = float(double(model.materials[model.tetBody[t]].density) * det / 24.0);
+    for (int c = 0; c < 4; ++c) model.mass[tet[c]] += quarterMass;
+  }
+
+  // ---- unique edges: sort (min, max) packed into 64 bits ----
+  std::vector<uint64_t> edgeKeys;
+  edgeKeys.reserve(size_t(tetCount) * 6);
+  std::vector<float> edgeVolumeByKey;
+  {
+    struct KeyVol {
+      uint64_t key;
+      float volume;
+    };
+    std::vector<KeyVol> raw;
+    raw.reserve(size_t(tetCount) * 6);
+    static constexpr int kPairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+    for (uint32_t t = 0; t < tetCount; ++t)
+      for (const auto& p : kPairs) {
+        uint32_t a = model.tets[t][p[0]], b = model.tets[t][p[1]];
+        if (a > b) std::swap(a, b);
+        raw.push_back({(uint64_t(a) << 32) | b, model.restVolume[t] / 6.0f});
+      }
+    std::sort(raw.begin(), raw.end(), [](const KeyVol& l, const KeyVol& r) { return l.key < r.key; });
+    for (const KeyVol& kv : raw) {
+      if (edgeKeys.empty() || edgeKeys.back() != kv.key) {
+        edgeKeys.push_back(kv.key);
+        edgeVolumeByKey.push_back(0.0f);
+      }
+      edgeVolumeByKey.back() += kv.volume;
+    }
+  }
+  const uint32_t edgeCount = uint32_t(edgeKeys.size());
+  model.edges.resize(edgeCount);
+  for (uint32_t e = 0; e < edgeCount; ++e) model.edges[e] = {uint32_t(edgeKeys[e] >> 32), uint32_t(edgeKeys[e])};
+  {
+    Csr vertexEdges = buildCsr(vertexCount, edgeCount * 2, [&](uint32_t i) { return model.edges[i / 2][i % 2]; });
+    const std::span<const uint32_t> edgeIds(&model.edges[0].x, size_t(edgeCount) * 2);
+    const Coloring coloring = colorItemsSharingVertices(edgeIds, 2, vertexEdges);
+    const std::vector<uint32_t> perm = colorSortPermutation(coloring, model.edgeColors);
+    model.edges = permute(model.edges, perm);
+    model.edgeVolume = permute(edgeVolumeByKey, perm);
+    report.edgeColoring = summarize(coloring);
+  }
+  model.restLength.resize(edgeCount);
+  for (uint32_t e = 0; e < edgeCount; ++e)
+    model.restLength[e] = glm::length(model.restPositions[model.edges[e].y] - model.restPositions[model.edges[e].x]);
+  model.vertexEdges = buildCsr(vertexCount, edgeCount * 2, [&](uint32_t i) { return model.edges[i / 2][i % 2]; });
+
+  // ---- vertex colouring: vertices sharing a tet are exactly those joined by an edge ----
+  {
+    Csr adjacency;
+    adjacency.offsets = model.vertexEdges.offsets;
+    adjacency.items.resize(model.vertexEdges.items.size());
+    for (size_t k = 0; k < adjacency.items.size(); ++k) {
+      const uint32_t ref = model.vertexEdges.items[k];
+      adjacency.items[k] = model.edges[ref / 2][1 - ref % 2];
+    }
+    const Coloring coloring = colorGraph(adjacency, 4);
+    model.vertexColorOrder = colorSortPermutation(coloring, model.vertexColors);
+    report.vertexColoring = summarize(coloring);
+  }
+
+  // ---- boundary: faces used by exactly one tet, wound outward ----
+  {
+    // Outward faces of a positively oriented tet (normal away from the 4th corner).
+    static constexpr int kFaces[4][3] = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
+    struct FaceKey {
+      std::array<uint32_t, 3> sorted;
+      glm::uvec3 wound;
+    };
+    std::vector<FaceKey> faces;
+    faces.reserve(size_t(tetCount) * 4);
+    for (uint32_t t = 0; t < tetCount; ++t)
+      for (const auto& f : kFaces) {
+        const glm::uvec3 w{model.tets[t][f[0]], model.tets[t][f[1]], model.tets[t][f[2]]};
+        std::array<uint32_t, 3> s{w.x, w.y, w.z};
+        std::sort(s.begin(), s.end());
+        faces.push_back({s, w});
+      }
+    std::sort(faces.begin(), faces.end(), [](const FaceKey& a, const FaceKey& b) { return a.sorted < b.sorted; });
+    for (size_t i = 0; i < faces.size();) {
+      size_t j = i + 1;
+      while (j < faces.size() && faces[j].sorted == faces[i].sorted) ++j;
+      if (j - i == 1) model.boundaryTriangles.push_back(faces[i].wound);
+      i = j;
+    }
+  }
+
+  report.buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (outReport) *outReport = report;
+  return model;
+}
+
+}  // namespace tetlab

@@ -1,0 +1,101 @@
+#include "core/sim/stepper.h"
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "core/sim/energy.h"
+
+namespace tetlab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+bool finite3(const glm::vec4& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
+
+void resetDiagnostics(StepDiagnostics& d) {
+  d.energy = {};
+  d.residualHistory.clear();  // keeps capacity: no allocation in steady state
+  d.residual = 0.0f;
+  d.maxViolation = 0.0f;
+  d.finite = true;
+  d.badVertex = -1;
+  d.problem.clear();
+  d.stepMs = 0.0;
+  d.stages = {};
+}
+
+}  // namespace
+
+void stepSimulation(const SimModel& model, const SolverSettings& settings, Solver& solver, State& state,
+                    StepDiagnostics& out) {
+  const auto stepStart = Clock::now();
+  resetDiagnostics(out);
+  const size_t n = model.vertexCount();
+  if (state.x.size() != n || state.v.size() != n || state.xPrev.size() != n || state.xInertial.size() != n) {
+    out.finite = false;
+    out.problem = "state has " + std::to_string(state.x.size()) + " vertices but the model has " +
+                  std::to_string(n) + "; create it with makeState(model) after loading";
+    return;
+  }
+  const int substeps = settings.step.substeps > 0 ? settings.step.substeps : 1;
+  const float h = settings.step.dt / float(substeps);
+  const glm::vec3 g = settings.step.gravity;
+  const float damping = std::exp(-settings.step.velocityDamping * h);
+
+  for (int s = 0; s < substeps; ++s) {
+    auto t0 = Clock::now();
+    for (size_t i = 0; i < n; ++i) {
+      const glm::vec4 x = state.x[i];
+      state.xPrev[i] = x;
+      state.xInertial[i] = x.w > 0.0f ? glm::vec4(glm::vec3(x) + h * glm::vec3(state.v[i]) + (h * h) * g, x.w) : x;
+    }
+    out.stages.predictMs += msSince(t0);
+
+    t0 = Clock::now();
+    out.residualHistory.clear();  // keeps the last substep's history
+    out.maxViolation = 0.0f;
+    solver.solveSubstep(model, settings, h, state, out);
+    out.stages.solveMs += msSince(t0);
+
+    t0 = Clock::now();
+    int64_t bad = -1;
+    for (size_t i = 0; i < n; ++i) {
+      const glm::vec4 x = state.x[i];
+      glm::vec3 v = (glm::vec3(x) - glm::vec3(state.xPrev[i])) / h;
+      v *= damping;
+      state.v[i] = glm::vec4(v, 0.0f);
+      if (bad < 0 && !(finite3(x) && finite3(state.v[i]))) bad = int64_t(i);
+    }
+    out.stages.velocityMs += msSince(t0);
+    if (bad >= 0) {
+      out.finite = false;
+      out.badVertex = bad;
+      std::ostringstream msg;
+      const glm::vec4 x = state.x[size_t(bad)];
+      msg << "non-finite position/velocity at vertex " << bad << " (x = " << x.x << ", " << x.y << ", " << x.z
+          << ") in substep " << s + 1 << " of " << substeps << " at t = " << state.time
+          << " s; the step was rolled back. Try more substeps, a smaller dt, a softer material or another "
+             "Hessian safeguard";
+      out.problem = msg.str();
+      for (size_t i = 0; i < n; ++i) {
+        state.x[i] = state.xPrev[i];
+        state.v[i] = glm::vec4(0.0f);
+      }
+      break;
+    }
+    state.time += double(h);
+  }
+  if (!out.residualHistory.empty()) out.residual = out.residualHistory.back();
+
+  const auto t0 = Clock::now();
+  out.energy = computeEnergy(model, settings, state);
+  out.stages.energyMs = msSince(t0);
+  out.stepMs = msSince(stepStart);
+}
+
+}  // namespace tetlab

@@ -1,0 +1,30 @@
+#pragma once
+// The shared substep driver of all four CPU solvers (see core/sim/solver.h):
+//
+//   for substep s of h = dt / substeps:
+//     predict    xPrev = x; xInertial = x + h v + h^2 g   (w = 0: xInertial = x)
+//     solve      solver.solveSubstep(model, settings, h, state, diagnostics)
+//     velocity   v = (x - xPrev) / h; v *= exp(-velocityDamping h)
+//     check      first non-finite x or v stops the step (see below)
+//   energy       computeEnergy (core/sim/energy.h)
+//
+// Because x and v are the only state the driver carries between substeps,
+// any solver can take over mid-run (Solver::reset re-initialises only its own
+// data). No allocation happens here once the state is sized.
+#include "core/model/sim_model.h"
+#include "core/sim/diagnostics.h"
+#include "core/sim/solver.h"
+#include "core/sim/solver_settings.h"
+#include "core/sim/state.h"
+
+namespace tetlab {
+
+// One frame of settings.step.dt. On NaN/inf: outDiagnostics.finite = false,
+// badVertex/problem name the first bad vertex, the failing substep is rolled
+// back (x = xPrev, v = 0) so the state stays drawable, and the remaining
+// substeps are skipped. Also fails (finite = false) if the state was not made
+// for this model (sizes differ).
+void stepSimulation(const SimModel& model, const SolverSettings& settings, Solver& solver, State& state,
+                    StepDiagnostics& outDiagnostics);
+
+}  // namespace tetlab

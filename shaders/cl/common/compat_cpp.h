@@ -1,0 +1,56 @@
+#pragma once
+// Lets the shared element math in shaders/cl/common/*.clh compile as C++ for
+// the CPU reference solvers. The .clh files are written in the C subset that
+// OpenCL C 1.2 and C++20 share; this header maps the OpenCL vector types and
+// builtins they use onto glm/std. Include it BEFORE any .clh:
+//
+//   #include "shaders/cl/common/compat_cpp.h"
+//   #include "shaders/cl/common/neo_hookean.clh"
+//   ... tetlab::clm::nh_energy_density(F, mu, lambda) ...
+//
+// It is never included from a .clh itself: the OpenCL build inlines every
+// #include textually (gpu/cl_program.h), and glm must not reach the device.
+// Rules for .clh code so both compilers agree:
+//   - float3 values only through TL_FLOAT3(x, y, z); no swizzles (.xyz), no
+//     vector literals, no implicit double (write 1.0f);
+//   - functions are TL_FN (static inline), pointers are private out-params;
+//   - wrap the file in TL_BEGIN / TL_END (namespace tetlab::clm in C++).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#define TETLAB_CL_COMPAT_CPP 1
+#define TL_FN static inline
+#define TL_BEGIN \
+  namespace tetlab { \
+  namespace clm {
+#define TL_END \
+  } \
+  }
+#define TL_FLOAT3(x, y, z) ::glm::vec3((x), (y), (z))
+#define TL_FLOAT4(x, y, z, w) ::glm::vec4((x), (y), (z), (w))
+
+namespace tetlab {
+namespace clm {
+using float3 = ::glm::vec3;
+using float4 = ::glm::vec4;
+using uint = uint32_t;
+using ::glm::cross;
+using ::glm::dot;
+using ::glm::length;
+using ::glm::normalize;
+using std::copysign;
+using std::exp;
+using std::fabs;
+using std::fmax;
+using std::fmin;
+using std::log;
+using std::pow;
+using std::sqrt;
+inline float clamp(float v, float lo, float hi) { return std::min(std::max(v, lo), hi); }
+}  // namespace clm
+}  // namespace tetlab
