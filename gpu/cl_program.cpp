@@ -126,19 +126,24 @@ struct Expander {
         if (close == std::string_view::npos)
           return Error{where + ": unterminated #include \"...\": " + std::string(line)};
         const std::string target(rest.substr(1, close - 1));
-        // Relative to the including file's folder first, then to cl/.
+        // Relative to the including file's folder, then to cl/, then to shaders/.
+        std::vector<std::string> tried;
         std::string resolved;
-        for (const std::string& base : {folderOf(name), std::string("cl/")}) {
+        for (const std::string& base : {folderOf(name), std::string("cl/"), std::string()}) {
           auto candidate = normalizeName(base + target);
           if (!candidate) return Error{where + ": " + candidate.error().message};
+          if (std::find(tried.begin(), tried.end(), *candidate) != tried.end()) continue;
+          tried.push_back(*candidate);
           if (load(*candidate)) {
             resolved = *candidate;
             break;
           }
         }
-        if (resolved.empty())
-          return Error{where + ": cannot find included file \"" + target + "\" (looked in " + folderOf(name) +
-                       " and cl/)"};
+        if (resolved.empty()) {
+          std::string list;
+          for (const std::string& t : tried) list += (list.empty() ? "" : ", ") + t;
+          return Error{where + ": cannot find included file \"" + target + "\" (tried " + list + ")"};
+        }
         Status st = expand(resolved, where, depth + 1);
         if (!st) return st;
         out.text += "#line " + std::to_string(lineNo + 1) + " \"" + name + "\"\n";

@@ -37,7 +37,7 @@ struct ExpandedSource {
 inline constexpr int kMaxIncludeDepth = 16;
 
 // Expands `#include "name"` lines recursively. A name is looked up relative to
-// the including file's folder, then relative to "cl/". `#pragma once` files
+// the including file's folder, then to "cl/", then to shaders/ itself. `#pragma once` files
 // are inlined once; include cycles, `#include <...>`, missing files and
 // nesting deeper than maxDepth are errors naming the file and line. Includes
 // inside /* */ comments are ignored; includes under #if are still expanded

@@ -1,0 +1,51 @@
+#pragma once
+// The substep loop on the device, the twin of core/sim/stepper.h:
+//
+//   clear status  ->  for substep:  step_predict -> solver.enqueueSubstep -> step_velocity
+//                 ->  step_rollback (no-op unless a vertex went non-finite)
+//
+// Everything is enqueued on the one in-order queue; nothing is read back.
+// readBadVertex() is the diagnostics read (4 bytes) the UI does every N frames.
+#include <cstdint>
+
+#include "core/result.h"
+#include "core/sim/solver_settings.h"
+#include "gpu/cl_buffer.h"
+#include "gpu/cl_context.h"
+#include "gpu/device_state.h"
+#include "gpu/gpu_solver.h"
+#include "gpu/kernel_program.h"
+#include "gpu/profiler.h"
+
+namespace tetlab {
+
+class GpuStepper {
+ public:
+  static Result<GpuStepper> create(const ClContext& ctx, const KernelSourceOptions& source = {});
+
+  // Enqueues one frame of settings.step.dt. Error only when an enqueue fails
+  // (device lost, out of resources); a non-finite state is not an enqueue error.
+  Status enqueueStep(const ClContext& ctx, const SolverSettings& settings, GpuSolver& solver, DeviceState& state,
+                     Profiler& profiler);
+
+  // First non-finite vertex since the last call (-1: none), then clears it.
+  // Blocking: waits for the queue up to the read.
+  Result<int64_t> readBadVertex(const ClContext& ctx);
+
+  // Enqueues x = xInertial (the position-based solvers' initial guess).
+  cl_int enqueueInitialGuess(const ClContext& ctx, DeviceState& state, Profiler& profiler);
+
+  std::string pollKernels();
+  double time() const { return time_; }  // simulated time of enqueued steps [s]
+
+ private:
+  enum Kernel : size_t { kPredict, kInitGuess, kVelocity, kRollback };
+  GpuStepper(KernelProgram program, DeviceBuffer<uint32_t> status)
+      : program_(std::move(program)), status_(std::move(status)) {}
+
+  KernelProgram program_;
+  DeviceBuffer<uint32_t> status_;  // [0] this step's first bad vertex, [1] sticky
+  double time_ = 0.0;
+};
+
+}  // namespace tetlab

@@ -1,0 +1,61 @@
+// Stages every solver shares, around its own solve (core/sim/stepper.h is the
+// CPU twin; the order and the expressions match it so the parity tests can be
+// tight):
+//
+//   step_predict   xPrev = x; xInertial = x + h v + h^2 g (pinned: xInertial = x)
+//   <solver>       initial guess, iterations over colours, collisions
+//   step_velocity  v = (x - xPrev) / h * damping; first non-finite vertex -> status[0]
+//   step_rollback  (once, after the last substep) if status[0] is set: x = xPrev, v = 0
+//
+// No host read-back: after a non-finite vertex the remaining predicts and
+// velocity updates do nothing, so xPrev still holds the start of the failing
+// substep and step_rollback restores it; the host reads status[0] whenever it
+// asks for diagnostics. status[0] == 0xffffffff means "all finite" (reset by
+// the host at the start of each step); status[1] keeps the first bad vertex
+// across steps until the host reads and clears it.
+#pragma OPENCL FP_CONTRACT OFF
+
+#define STEP_ALL_FINITE 0xffffffffu
+
+__kernel void step_predict(__global float4* x, __global float4* xPrev, __global float4* xInertial,
+                           __global const float4* v, const float4 gravity, const float h, const uint count,
+                           __global const uint* status) {
+  const uint i = get_global_id(0);
+  if (i >= count || status[0] != STEP_ALL_FINITE) return;
+  const float4 p = x[i];
+  xPrev[i] = p;
+  if (p.w > 0.0f) {
+    const float3 y = p.xyz + h * v[i].xyz + (h * h) * gravity.xyz;  // VBD Eq. 2 / XPBD Alg. 1 line 3
+    xInertial[i] = (float4)(y, p.w);
+  } else {
+    xInertial[i] = p;
+  }
+}
+
+// Position-based solvers start the iterations from the inertial target.
+__kernel void step_init_guess(__global float4* x, __global const float4* xInertial, const uint count,
+                              __global const uint* status) {
+  const uint i = get_global_id(0);
+  if (i >= count || status[0] != STEP_ALL_FINITE) return;
+  x[i] = xInertial[i];
+}
+
+__kernel void step_velocity(__global const float4* x, __global const float4* xPrev, __global float4* v,
+                            const float h, const float damping, const uint count, __global uint* status) {
+  const uint i = get_global_id(0);
+  if (i >= count || status[0] != STEP_ALL_FINITE) return;
+  const float4 p = x[i];
+  const float3 vel = (p.xyz - xPrev[i].xyz) / h * damping;  // XPBD Alg. 1 line 13, then drag exp(-c h)
+  v[i] = (float4)(vel, 0.0f);
+  if (!(isfinite(p.x) && isfinite(p.y) && isfinite(p.z) && isfinite(vel.x) && isfinite(vel.y) && isfinite(vel.z)))
+    atomic_min(&status[0], i);
+}
+
+__kernel void step_rollback(__global float4* x, __global const float4* xPrev, __global float4* v, const uint count,
+                            __global uint* status) {
+  const uint i = get_global_id(0);
+  if (i >= count || status[0] == STEP_ALL_FINITE) return;
+  if (i == 0) atomic_min(&status[1], status[0]);
+  x[i] = xPrev[i];
+  v[i] = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
+}
