@@ -1,0 +1,88 @@
+#pragma once
+// The augmented-Lagrangian constraint rows of AVBD (Giles et al. 2025) and
+// their bookkeeping between iterations and substeps. Each row has a dual
+// variable lambda and a penalty k, stored in State::lambda / State::penalty in
+// a fixed layout so a row keeps its warm-start values while it persists:
+//
+//   | edges: 1 row each | mouse: 3 rows | pins: 3 rows per vertex | contacts: 3 rows per vertex |
+//   0                   E               E+3                       E+3+3N                     E+3+6N
+//
+//   edge     C = |x_a - x_b| - L                 soft (k <= k_e) or hard (AvbdParams::hardEdges)
+//   mouse    C = sum_j w_j x_j - target (x,y,z)  force magnitude <= maxForce, soft (k <= stiffness) or hard
+//   pin      C = x_i - pin target (x,y,z)        hard, only with AvbdParams::hardPins (else pins are kinematic)
+//   contact  C = [n t b]^T (x_i - x_i^t) + [phi(x^t), 0, 0]     (AVBD Eq. 15, linearised about x^t, Sec. 4)
+//            normal lambda <= 0 (push only), friction |lambda_tb| <= mu |lambda_n| (Sec. 3.3)
+//
+// Hard rows are stabilised, C = C* - alpha C*(x^t) (Eq. 18), and warm started
+// (Eq. 19); soft rows keep lambda = 0 and ramp k up to their stiffness (Eq. 16).
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "core/cpu/avbd_params.h"
+#include "core/cpu/vbd_terms.h"
+#include "core/model/sim_model.h"
+#include "core/sim/solver_settings.h"
+#include "core/sim/state.h"
+
+namespace tetlab {
+
+struct AvbdLayout {
+  uint32_t edges = 0, mouse = 0, pins = 0, contacts = 0, size = 0;
+  static AvbdLayout make(uint32_t edgeCount, uint32_t vertexCount);
+};
+
+// One vertex's contact for the current substep (the nearest collider at x^t).
+struct AvbdContact {
+  int32_t collider = -1;  // -1: no contact this substep (vbd_colliders.h ids otherwise)
+  glm::vec3 n{0.0f}, t{0.0f}, b{0.0f};  // normal and tangent basis
+  float phi0 = 0.0f;      // signed distance minus contact thickness at x^t [m]
+  float mu = 0.0f;        // Coulomb coefficient
+};
+
+class AvbdConstraints {
+ public:
+  // Eq. 10: lambda = 0, k = kStart for every row.
+  void reset(const SimModel& model, State& state, const AvbdParams& params);
+
+  // Start of a substep: contacts at x^t, stabilisation offsets C*(x^t), pin
+  // targets, and the warm start of every row (Eq. 19).
+  void beginSubstep(const SimModel& model, const SolverSettings& settings, const VbdMaterialCache& cache,
+                    float h, State& state);
+
+  // Adds the force -lambda+ dC/dx_i and Hessian (Eq. 9, 13, 14, 17) of every row
+  // touching vertex i. Returns safeguard triggers; sets outInContact.
+  uint32_t addVertexTerms(const SimModel& model, const SolverSettings& settings, const VbdMaterialCache& cache,
+                          float h, const State& state, uint32_t i, VbdVertexSystem& sys, bool& outInContact) const;
+
+  // Dual variables and penalties after a primal iteration (Eq. 11, 12, 16).
+  void updateDuals(const SimModel& model, const SolverSettings& settings, const VbdMaterialCache& cache,
+                   State& state) const;
+
+  // Largest |C*| over the hard rows at the current x [m] (contacts: penetration).
+  float maxHardViolation(const SimModel& model, const SolverSettings& settings, const State& state) const;
+
+  // Vertex i is simulated as a massive vertex held by hard pin rows.
+  bool hardPinned(const AvbdParams& params, const State& state, uint32_t i) const {
+    return params.hardPins && !(state.x[i].w > 0.0f) && pinKnown_[i];
+  }
+  // Vertices with a contact row this substep.
+  uint32_t activeContacts() const;
+
+ private:
+  float edgeC(const SimModel& model, const State& state, uint32_t e, const AvbdParams& p) const;
+
+  AvbdLayout layout_;
+  AttachmentLookup attachment_;
+  std::vector<float> edgeC0_;          // C*(x^t) of each edge [m]
+  std::vector<glm::vec3> pinTarget_;   // where each pinned vertex is held [m]
+  std::vector<uint8_t> pinKnown_;      // pinTarget_ valid (vertex is pinned)
+  std::vector<glm::vec3> pinC0_;       // C*(x^t) of the pin rows [m]
+  std::vector<AvbdContact> contacts_;  // per vertex
+  glm::vec3 mouseC0_{0.0f};
+  std::vector<uint32_t> mouseVertices_;  // to notice a new drag (fresh multipliers)
+  bool mouseActive_ = false;
+};
+
+}  // namespace tetlab

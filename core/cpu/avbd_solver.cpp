@@ -1,0 +1,114 @@
+// CPU reference Augmented Vertex Block Descent (Giles, Diaz, Yuksel 2025).
+// VBD's per-vertex Newton step (vbd_terms.h) with the stiff and hard parts of
+// the problem moved into augmented-Lagrangian rows (avbd_constraints.h): a
+// primal-dual method, Algorithm 1 of the paper:
+//
+//   contacts at x^t, warm start lambda <- alpha gamma lambda, k <- max(kStart, gamma k)   (Eq. 19)
+//   initial guess (VBD Sec. 3.7)
+//   for iteration n:
+//     for colour c: for vertex i in c:                                       (primal, Eq. 4)
+//       f_i = -m_i/h^2 (x_i - y_i) - dE_elastic/dx_i - sum_rows lambda+_j dC_j/dx_i
+//       H_i =  m_i/h^2 I + d2E_elastic/dx_i2 + sum_rows (k_j dC_j dC_j^T + G~_j)   (Eq. 17, Sec. 3.5)
+//       x_i += H_i^-1 f_i
+//     for every row: lambda, k update                                        (dual, Eq. 11, 12, 16)
+//
+// Stable Neo-Hookean elasticity stays an energy (as in VBD); edges, contacts,
+// the mouse and (optionally) pins are rows. Residual: as VBD (RMS of
+// |f_i| h^2 / m_i at visit time, docs/solvers_vbd_avbd.md).
+#include "core/cpu/avbd_solver.h"
+
+#include <cmath>
+
+#include "core/cpu/avbd_constraints.h"
+#include "core/cpu/vbd_terms.h"
+#include "core/sim/solver_settings.h"
+
+namespace tetlab {
+
+namespace {
+
+class AvbdSolver final : public VbdFamilySolver {
+ public:
+  SolverKind kind() const override { return SolverKind::Avbd; }
+
+  void reset(const SimModel& model, State& state) override {
+    constraints_.reset(model, state, AvbdParams{});
+    const size_t n = model.vertexCount();
+    vLast_.resize(n);
+    for (size_t i = 0; i < n && i < state.v.size(); ++i) vLast_[i] = glm::vec3(state.v[i]);
+    stats_ = {};
+  }
+
+  void solveSubstep(const SimModel& model, const SolverSettings& settings, float h, State& state,
+                    StepDiagnostics& out) override {
+    const AvbdParams& p = settings.avbd;
+    const VbdParams& primal = p.primal;
+    const ConstraintToggles& on = settings.step.constraints;
+    const glm::vec3 g = settings.step.gravity;
+    const uint32_t n = model.vertexCount();
+    if (vLast_.size() != n) reset(model, state);
+    cache_.refresh(model);
+    constraints_.beginSubstep(model, settings, cache_, h, state);
+    stats_ = {};
+
+    // Initial guess (VBD Sec. 3.7). A hard-pinned vertex starts where it is held.
+    for (uint32_t i = 0; i < n; ++i) {
+      const glm::vec3 v(state.v[i]);
+      if (state.x[i].w > 0.0f)
+        state.x[i] = glm::vec4(vbdInitialGuess(primal.initialGuess, h, g, glm::vec3(state.x[i]), v, vLast_[i]),
+                               state.x[i].w);
+      vLast_[i] = v;
+    }
+
+    const int iterations = std::max(settings.step.iterations, 1);
+    for (int it = 0; it < iterations; ++it) {
+      double residual2 = 0.0;
+      uint32_t freeCount = 0;
+      for (uint32_t c = 0; c < model.vertexColors.count(); ++c) {
+        for (uint32_t k = model.vertexColors.begin(c); k < model.vertexColors.end(c); ++k) {
+          const uint32_t i = model.vertexColorOrder[k];
+          const float w = state.x[i].w;
+          const bool pinnedHard = constraints_.hardPinned(p, state, i);
+          if (!(w > 0.0f) && !pinnedHard) continue;  // kinematic pin
+          // A hard-pinned vertex keeps its own mass and inertia; the pin rows hold it.
+          const float mass = w > 0.0f ? 1.0f / w : model.mass[i];
+          const glm::vec3 y = w > 0.0f ? glm::vec3(state.xInertial[i])
+                                       : glm::vec3(state.xPrev[i]) + h * glm::vec3(state.v[i]) + (h * h) * g;
+          const glm::vec3 x(state.x[i]);
+          VbdVertexSystem sys;
+          vbdAddInertia(mass, h, x, y, sys);
+          if (on.neoHookean) vbdAddTets(model, state, cache_, i, h, sys);
+          bool inContact = false;
+          stats_.safeguardTriggers +=
+              constraints_.addVertexTerms(model, settings, cache_, h, state, i, sys, inContact);
+          const float r = glm::length(sys.f) * h * h / mass;
+          residual2 += double(r) * double(r);
+          ++freeCount;
+          glm::vec3 dx;
+          if (vbdSolveVertex(sys, primal.safeguard, primal.determinantThreshold, dx)) {
+            state.x[i] = glm::vec4(x + dx, w);
+          } else {
+            ++stats_.skippedVertices;
+            if (primal.safeguard == HessianSafeguard::DeterminantThreshold) ++stats_.safeguardTriggers;
+          }
+        }
+      }
+      constraints_.updateDuals(model, settings, cache_, state);
+      out.residualHistory.push_back(freeCount ? float(std::sqrt(residual2 / double(freeCount))) : 0.0f);
+    }
+    out.residual = out.residualHistory.empty() ? 0.0f : out.residualHistory.back();
+    out.maxViolation = std::max(out.maxViolation, constraints_.maxHardViolation(model, settings, state));
+    stats_.activeContacts = constraints_.activeContacts();
+  }
+
+ private:
+  VbdMaterialCache cache_;
+  AvbdConstraints constraints_;
+  std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive initial guess
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> makeAvbdSolver() { return std::make_unique<AvbdSolver>(); }
+
+}  // namespace tetlab
