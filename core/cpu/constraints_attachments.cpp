@@ -1,0 +1,104 @@
+// Tethers (long-range attachments) and the mouse attachment.
+//
+// Tethers (Kim, Chentanez, Mueller 2012 "Long Range Attachments"): each free
+// vertex may not move farther from its nearest pinned vertex than (1 + slack)
+// times their rest distance. A unilateral hard constraint against a fixed
+// (w = 0) anchor, so the projection moves only the vertex, by the full excess.
+//
+// Mouse attachment: C = |sum_j b_j x_j - target| with barycentric weights b_j,
+// compliance 1 / stiffness and |lambda| <= maxForce h^2, i.e. the pull never
+// exceeds maxForce however far the mouse is dragged.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "core/cpu/constraints_projection.h"
+
+namespace tetlab {
+
+void buildTethers(const SimModel& model, const State& state, float slack, std::vector<uint32_t>& outAnchor,
+                  std::vector<float>& outLength) {
+  const uint32_t n = model.vertexCount();
+  std::vector<uint32_t> pinned;
+  for (uint32_t i = 0; i < n; ++i)
+    if (state.x[i].w == 0.0f) pinned.push_back(i);
+  outAnchor.assign(n, ~0u);
+  outLength.assign(n, 0.0f);
+  if (pinned.empty()) return;
+  // Nearest pinned vertex by rest distance: pins sorted by x, and the search
+  // walks outwards from the vertex's x until |dx| exceeds the best distance.
+  std::sort(pinned.begin(), pinned.end(),
+            [&](uint32_t a, uint32_t b) { return model.restPositions[a].x < model.restPositions[b].x; });
+  std::vector<float> pinX(pinned.size());
+  for (size_t k = 0; k < pinned.size(); ++k) pinX[k] = model.restPositions[pinned[k]].x;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (state.x[i].w == 0.0f) continue;
+    const glm::vec3 p = model.restPositions[i];
+    const size_t start = size_t(std::lower_bound(pinX.begin(), pinX.end(), p.x) - pinX.begin());
+    float best2 = INFINITY;
+    uint32_t bestPin = ~0u;
+    auto visit = [&](size_t k) {
+      const glm::vec3 d = model.restPositions[pinned[k]] - p;
+      const float d2 = glm::dot(d, d);
+      if (d2 < best2) {
+        best2 = d2;
+        bestPin = pinned[k];
+      }
+    };
+    for (size_t k = start; k < pinned.size() && (pinX[k] - p.x) * (pinX[k] - p.x) < best2; ++k) visit(k);
+    for (size_t k = start; k-- > 0 && (p.x - pinX[k]) * (p.x - pinX[k]) < best2;) visit(k);
+    outAnchor[i] = bestPin;
+    outLength[i] = (1.0f + slack) * std::sqrt(best2);
+  }
+}
+
+void TetherCache::update(const SimModel& model, const State& state, float slack) {
+  uint64_t sig = 1469598103934665603ull;  // FNV-1a over pinned indices and the slack
+  auto mix = [&](uint64_t v) { sig = (sig ^ v) * 1099511628211ull; };
+  for (uint32_t i = 0; i < uint32_t(state.x.size()); ++i)
+    if (state.x[i].w == 0.0f) mix(i);
+  uint32_t slackBits;
+  std::memcpy(&slackBits, &slack, sizeof slackBits);
+  mix(slackBits);
+  mix(state.x.size());
+  if (sig == signature && anchor.size() == state.x.size()) return;
+  signature = sig;
+  buildTethers(model, state, slack, anchor, length);
+}
+
+void projectTethers(ProjectionContext& ctx) {
+  if (!ctx.tetherAnchor || ctx.tetherAnchor->empty()) return;
+  std::vector<glm::vec4>& x = ctx.state->x;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const uint32_t a = (*ctx.tetherAnchor)[i];
+    if (a == ~0u || x[i].w == 0.0f) continue;
+    const glm::vec3 d = glm::vec3(x[i]) - glm::vec3(x[a]);
+    const float len = glm::length(d);
+    const float C = len - (*ctx.tetherLength)[i];
+    if (C > 0.0f) x[i] -= glm::vec4(d * (C / len), 0.0f);
+  }
+}
+
+void projectAttachment(ProjectionContext& ctx) {
+  const Attachment& m = ctx.state->mouse;
+  const size_t n = std::min(m.vertices.size(), m.weights.size());
+  if (n == 0 || n > 8 || !(m.stiffness > 0.0f)) return;
+  uint32_t ids[8];
+  glm::vec3 grads[8];
+  glm::vec3 p(0.0f);
+  for (size_t k = 0; k < n; ++k) {
+    ids[k] = m.vertices[k];
+    p += m.weights[k] * glm::vec3(ctx.state->x[ids[k]]);
+  }
+  const glm::vec3 d = p - m.target;
+  const float C = glm::length(d);
+  if (!(C > 0.0f)) return;
+  const glm::vec3 dir = d / C;
+  for (size_t k = 0; k < n; ++k) grads[k] = m.weights[k] * dir;
+  const float cap = m.maxForce > 0.0f ? m.maxForce * ctx.h * ctx.h : 0.0f;
+  float* lambda = ctx.state->lambda.data() + ctx.layout.attachment;
+  projectScalar(ctx, uint32_t(n), ids, grads, C, 1.0f / m.stiffness, lambda, 0.0f, 1.0f, cap);
+}
+
+}  // namespace tetlab
