@@ -1,0 +1,193 @@
+// OBJ loading: our validator first (obj_prescan), then tinyobjloader parses
+// without triangulating so we can split n-gons by ear clipping ourselves and
+// count them, then surface_repair welds and cleans. Materials are never used,
+// so tinyobjloader gets a material reader that reads nothing; we only check
+// whether the named .mtl files exist, to report them missing.
+//
+//   bytes --prescan--> validated text --tinyobjloader--> polygons
+//         --ear clipping--> triangle soup --weld/drop/compact--> SurfaceMesh
+#include "core/mesh/obj_loader.h"
+
+#include <tiny_obj_loader.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+
+#include "core/mesh/obj_prescan.h"
+#include "core/mesh/polygon_triangulation.h"
+#include "core/mesh/surface_repair.h"
+
+namespace tetlab {
+namespace {
+
+// Materials carry no geometry; do not let the parser open other files.
+class NoMaterialReader : public tinyobj::MaterialReader {
+ public:
+  bool operator()(const std::string&, std::vector<tinyobj::material_t>*, std::map<std::string, int>*, std::string*,
+                  std::string*) override {
+    return true;
+  }
+};
+
+Result<std::string> readFileBytes(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a directory, not an OBJ file"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot open the file (does it exist and is it readable?)"};
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return Error{path + ": read error"};
+  return bytes;
+}
+
+std::string plural(size_t n, const char* what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& options) {
+  Result<std::string> bytes = readFileBytes(path);
+  if (!bytes) return bytes.error();
+  Result<ObjPrescan> scan = prescanObjText(path, *bytes);
+  if (!scan) return scan.error();
+
+  LoadedSurface out;
+  ObjLoadReport& report = out.report;
+  report.inputVertices = scan->vertexCount;
+  report.inputFaces = scan->faceCount;
+
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  for (const std::string& lib : scan->materialLibraries) {
+    std::error_code ec;
+    if (!std::filesystem::exists(dir / lib, ec)) {
+      report.missingMaterialFile = true;
+      report.warnings.push_back("material library '" + lib + "' not found next to the OBJ (ignored: materials are not used)");
+    }
+  }
+  if (scan->unknownStatements > 0) {
+    report.warnings.push_back(plural(scan->unknownStatements, "unknown OBJ statement") + " ignored");
+  }
+
+  tinyobj::attrib_t attrib;
+  std::vector<tinyobj::shape_t> shapes;
+  std::vector<tinyobj::material_t> materials;
+  std::string warn, err;
+  std::istringstream stream(*bytes);
+  NoMaterialReader noMaterials;
+  const bool parsed = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &stream, &noMaterials,
+                                       /*triangulate=*/false, /*default_vcols_fallback=*/false);
+  if (!parsed) {
+    return Error{path + ": tinyobjloader could not parse the file: " + (err.empty() ? std::string("unknown error") : err)};
+  }
+  const size_t vertexCount = attrib.vertices.size() / 3;
+  if (vertexCount != scan->vertexCount) {
+    return Error{path + ": the parser read " + std::to_string(vertexCount) + " vertices where the validator counted " +
+                 std::to_string(scan->vertexCount) + " (unsupported syntax such as '\\' line continuations?)"};
+  }
+
+  // Merge every shape/group into one triangle soup, splitting polygons.
+  SurfaceMesh& mesh = out.mesh;
+  mesh.positions.resize(vertexCount);
+  for (size_t i = 0; i < vertexCount; ++i) {
+    mesh.positions[i] = {attrib.vertices[3 * i], attrib.vertices[3 * i + 1], attrib.vertices[3 * i + 2]};
+  }
+  size_t polygonCount = 0;
+  std::vector<glm::dvec3> corners;
+  std::vector<glm::uvec3> local;
+  for (const tinyobj::shape_t& shape : shapes) {
+    if (shape.mesh.num_face_vertices.empty()) continue;
+    size_t cornerTotal = 0;
+    for (unsigned char c : shape.mesh.num_face_vertices) cornerTotal += c;
+    if (cornerTotal != shape.mesh.indices.size()) {
+      return Error{path + ": group '" + shape.name + "' has inconsistent face corner counts after parsing"};
+    }
+    report.groups.push_back(shape.name.empty() ? std::string("(unnamed)") : shape.name);
+    size_t offset = 0;
+    for (unsigned char corners_in_face : shape.mesh.num_face_vertices) {
+      const size_t n = corners_in_face;
+      ++polygonCount;
+      corners.resize(n);
+      for (size_t k = 0; k < n; ++k) {
+        const int vi = shape.mesh.indices[offset + k].vertex_index;
+        if (vi < 0 || size_t(vi) >= vertexCount) {
+          return Error{path + ": a face of group '" + shape.name + "' uses vertex " + std::to_string(vi + 1) +
+                       " outside 1.." + std::to_string(vertexCount)};
+        }
+        corners[k] = glm::dvec3(mesh.positions[size_t(vi)]);
+      }
+      local.clear();
+      triangulatePolygon(corners, local);
+      if (n > 3) report.trianglesFromPolygons += local.size() - 1;
+      for (const glm::uvec3& t : local) {
+        mesh.triangles.push_back({uint32_t(shape.mesh.indices[offset + t.x].vertex_index),
+                                  uint32_t(shape.mesh.indices[offset + t.y].vertex_index),
+                                  uint32_t(shape.mesh.indices[offset + t.z].vertex_index)});
+      }
+      offset += n;
+    }
+  }
+  if (polygonCount + scan->shortFaceCount != scan->faceCount) {
+    return Error{path + ": the parser read " + std::to_string(polygonCount) + " faces where the validator counted " +
+                 std::to_string(scan->faceCount - scan->shortFaceCount)};
+  }
+
+  // Weld relative to the bounding-box diagonal so the result does not depend on units.
+  glm::dvec3 lo(mesh.positions[0]), hi(mesh.positions[0]);
+  for (const glm::vec3& p : mesh.positions) {
+    lo = glm::min(lo, glm::dvec3(p));
+    hi = glm::max(hi, glm::dvec3(p));
+  }
+  const double diagonal = glm::length(hi - lo);
+  if (!(diagonal > 0.0)) return Error{path + ": all vertices are at the same point; the mesh has no extent"};
+  const double relEps = std::max(double(options.weldRelativeEpsilon), 0.0);
+  const SurfaceRepairCounts counts = repairSurface(mesh, relEps * diagonal);
+  report.weldedVertices = counts.weldedVertices;
+  report.degenerateFacesDropped = counts.degenerateFacesDropped + scan->shortFaceCount;
+  report.duplicateFacesDropped = counts.duplicateFacesDropped;
+  report.unreferencedVerticesRemoved = counts.unreferencedVerticesRemoved;
+
+  if (report.trianglesFromPolygons > 0)
+    report.warnings.push_back("split polygons into triangles: " + plural(report.trianglesFromPolygons, "extra triangle"));
+  if (report.weldedVertices > 0)
+    report.warnings.push_back("welded " + plural(report.weldedVertices, "duplicate vertex") + " (within " +
+                              std::to_string(relEps) + " of the bounding-box diagonal)");
+  if (report.degenerateFacesDropped > 0)
+    report.warnings.push_back("dropped " + plural(report.degenerateFacesDropped, "degenerate face"));
+  if (report.duplicateFacesDropped > 0)
+    report.warnings.push_back("dropped " + plural(report.duplicateFacesDropped, "duplicate face"));
+  if (report.unreferencedVerticesRemoved > 0)
+    report.warnings.push_back("removed " + plural(report.unreferencedVerticesRemoved, "unreferenced vertex"));
+
+  if (mesh.triangles.empty()) {
+    return Error{path + ": no usable triangles remain after dropping " + plural(report.degenerateFacesDropped, "degenerate face") +
+                 " and " + plural(report.duplicateFacesDropped, "duplicate face")};
+  }
+
+  if (options.normalizeScale) {
+    if (!(options.fitSize > 0.0f) || !std::isfinite(options.fitSize)) {
+      return Error{path + ": fitSize must be a positive number to normalize the scale"};
+    }
+    lo = hi = glm::dvec3(mesh.positions[0]);
+    for (const glm::vec3& p : mesh.positions) {
+      lo = glm::min(lo, glm::dvec3(p));
+      hi = glm::max(hi, glm::dvec3(p));
+    }
+    const glm::dvec3 centre = 0.5 * (lo + hi);
+    const glm::dvec3 extent = hi - lo;
+    const double largest = std::max({extent.x, extent.y, extent.z});
+    const double scale = double(options.fitSize) / largest;
+    for (glm::vec3& p : mesh.positions) p = glm::vec3((glm::dvec3(p) - centre) * scale);
+    out.scaleToOriginal = float(1.0 / scale);
+    out.offsetToOriginal = glm::vec3(centre);
+  }
+  return out;
+}
+
+}  // namespace tetlab
