@@ -34,14 +34,23 @@ void freshRow(State& s, uint32_t r, float kStart) {
   s.penalty[r] = kStart;
 }
 
-// Warm start (Eq. 19) with the penalty bounded by the row's cap; soft rows never carry lambda.
-void warmRow(State& s, uint32_t r, const AvbdParams& p, bool hard, float kCap) {
+// Warm start (Eq. 19) with the penalty kept in [kStartRow, kCap]; soft rows never carry lambda.
+void warmRow(State& s, uint32_t r, const AvbdParams& p, bool hard, float kStartRow, float kCap) {
   Row row = rowOf(s, r);
-  clm::avbd_warm_start_row(p.alpha, p.gamma, p.kStart, kCap, &row.lambda, &row.k);
+  clm::avbd_warm_start_row(p.alpha, p.gamma, std::min(kStartRow, kCap), kCap, &row.lambda, &row.k);
   if (!hard) row.lambda = 0.0f;
 }
 
 float softCap(const AvbdParams& p, float stiffness) { return std::min(p.kMax, stiffness); }
+
+float massOf(const SimModel& model, const State& state, uint32_t i) {
+  return state.x[i].w > 0.0f ? 1.0f / state.x[i].w : model.mass[i];
+}
+
+// Initial / minimum penalty of a row whose lightest vertex has mass m: the absolute
+// k_start (Eq. 10) or kStartInertia m / h^2, whichever is larger, so the first
+// iterations already remove a fixed fraction of a violation whatever the units.
+float rowStart(const AvbdParams& p, float mass, float h) { return std::max(p.kStart, p.kStartInertia * mass / (h * h)); }
 
 }  // namespace
 
@@ -86,18 +95,23 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
   for (uint32_t e = 0; e < model.edgeCount(); ++e) {
     const glm::uvec2 ed = model.edges[e];
     edgeC0_[e] = glm::length(glm::vec3(state.xPrev[ed.x]) - glm::vec3(state.xPrev[ed.y])) - model.restLength[e];
-    warmRow(state, layout_.edges + e, p, p.hardEdges, p.hardEdges ? p.kMax : softCap(p, cache.edgeStiffness[e]));
+    const float start = rowStart(p, std::min(massOf(model, state, ed.x), massOf(model, state, ed.y)), h);
+    warmRow(state, layout_.edges + e, p, p.hardEdges, start, p.hardEdges ? p.kMax : softCap(p, cache.edgeStiffness[e]));
   }
 
   // Mouse: a new drag (or another vertex set) starts from fresh multipliers.
   const Attachment& mouse = state.mouse;
   const bool same = mouse.active && mouseActive_ && mouse.vertices == mouseVertices_;
   const float mouseCap = p.hardAttachment ? p.kMax : softCap(p, mouse.stiffness);
+  float mouseMass = 1e30f;
+  for (uint32_t v : mouse.vertices)
+    if (v < n) mouseMass = std::min(mouseMass, massOf(model, state, v));
+  const float mouseStart = std::min(rowStart(p, mouse.vertices.empty() ? 0.0f : mouseMass, h), mouseCap);
   for (uint32_t r = 0; r < 3; ++r) {
     if (same)
-      warmRow(state, layout_.mouse + r, p, p.hardAttachment, mouseCap);
+      warmRow(state, layout_.mouse + r, p, p.hardAttachment, mouseStart, mouseCap);
     else
-      freshRow(state, layout_.mouse + r, std::min(p.kStart, mouseCap));
+      freshRow(state, layout_.mouse + r, mouseStart);
   }
   mouseActive_ = mouse.active;
   mouseVertices_ = mouse.vertices;
@@ -111,14 +125,15 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
   // Pins: the target is where the vertex was when it got pinned.
   for (uint32_t i = 0; i < n; ++i) {
     const bool pinned = !(state.x[i].w > 0.0f);
+    const float start = rowStart(p, model.mass[i], h);
     if (pinned && !pinKnown_[i]) {
       pinTarget_[i] = glm::vec3(state.xPrev[i]);
       pinKnown_[i] = 1;
-      for (uint32_t r = 0; r < 3; ++r) freshRow(state, layout_.pins + 3 * i + r, p.kStart);
+      for (uint32_t r = 0; r < 3; ++r) freshRow(state, layout_.pins + 3 * i + r, start);
     } else if (!pinned) {
       pinKnown_[i] = 0;
     } else {
-      for (uint32_t r = 0; r < 3; ++r) warmRow(state, layout_.pins + 3 * i + r, p, true, p.kMax);
+      for (uint32_t r = 0; r < 3; ++r) warmRow(state, layout_.pins + 3 * i + r, p, true, start, p.kMax);
     }
     pinC0_[i] = glm::vec3(state.xPrev[i]) - pinTarget_[i];
   }
@@ -151,10 +166,11 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
       });
     }
     const uint32_t row = layout_.contacts + 3 * i;
+    const float start = std::min(rowStart(p, massOf(model, state, i), h), contactCap);
     if (c.collider < 0 || c.collider != previous) {
-      for (uint32_t r = 0; r < 3; ++r) freshRow(state, row + r, std::min(p.kStart, contactCap));
+      for (uint32_t r = 0; r < 3; ++r) freshRow(state, row + r, start);
     } else {
-      for (uint32_t r = 0; r < 3; ++r) warmRow(state, row + r, p, p.hardContacts, contactCap);
+      for (uint32_t r = 0; r < 3; ++r) warmRow(state, row + r, p, p.hardContacts, start, contactCap);
     }
     if (c.collider >= 0) tangentBasis(c.n, c.t, c.b);
   }
@@ -198,7 +214,8 @@ uint32_t AvbdConstraints::addVertexTerms(const SimModel& model, const SolverSett
       sys.H = clm::sym3_add(sys.H, block);
       // A soft edge is a material spring and gets its Rayleigh damping (VBD Sec. 3.2); a hard one stores no energy.
       if (!p.hardEdges && kdOverH > 0.0f) {
-        sys.f -= clm::sym3_mul_vec(block, xi - xt) * kdOverH;
+        const glm::vec3 otherDisplacement = glm::vec3(state.x[other]) - glm::vec3(state.xPrev[other]);
+        sys.f -= clm::sym3_mul_vec(block, (xi - xt) - otherDisplacement) * kdOverH;
         sys.H = clm::sym3_add(sys.H, clm::sym3_scale(block, kdOverH));
       }
     }

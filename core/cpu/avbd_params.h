@@ -13,7 +13,7 @@
 //   dual       lambda <- clamp(k C + lambda, fmin, fmax)           (AVBD Eq. 11), hard constraints only
 //   penalty    hard: k <- min(k + beta |C|, kMax) while lambda is inside its bounds (Eq. 12, Sec. 3.2)
 //              soft: k <- min(k + beta |C|, k*), k* = material stiffness           (Eq. 16)
-//   warm start lambda <- alpha gamma lambda, k <- clamp(gamma k, kStart, kMax)   (Eq. 19)
+//   warm start lambda <- alpha gamma lambda, k <- clamp(gamma k, kStart_row, kMax)   (Eq. 19)
 //   stabilise  C(x) = C*(x) - alpha C*(x^t)                        (Eq. 18), hard constraints only
 //
 // A soft constraint (finite material stiffness) keeps lambda = 0 and its penalty
@@ -37,7 +37,11 @@ struct AvbdParams {
                           // this step (Eq. 18), also scales the lambda warm start (Eq. 19) [-], in [0, 1]
   float gamma = 0.99f;    // warm-start decay of lambda and penalty between substeps (Eq. 19) [-], < 1
   float beta = 1.0e5f;    // penalty ramp: k += beta |C| per iteration (Eq. 12/16) [N/m per m = N/m^2]
-  float kStart = 1.0e3f;  // initial and minimum penalty k_start (Eq. 10, 19) [N/m]
+  float kStart = 1.0e3f;  // initial and minimum penalty k_start (Eq. 10, 19) [N/m] ...
+  float kStartInertia = 1.0f;  // ... raised per row to kStartInertia * m / h^2, m = the row's lightest vertex
+                               // mass [-]: an absolute k_start is too weak for heavy vertices and too strong
+                               // for light ones; against the vertex's own inertia m/h^2 the first primal
+                               // step removes ~kStartInertia / (1 + kStartInertia) of a violation
   float kMax = 1.0e9f;    // upper bound on every penalty [N/m]
 
   // --- which constraints are hard (infinite stiffness, lambda accumulates) ---

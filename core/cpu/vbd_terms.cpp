@@ -13,13 +13,7 @@ namespace {
 
 clm::Mat3 toClm(const glm::mat3& m) { return clm::mat3_cols(m[0], m[1], m[2]); }
 
-// Rayleigh damping of one element block (VBD Sec. 3.2): the force
-// -(k_d/h) H_ij (x_i - x_i^t) and its Hessian (k_d/h) H_ij.
-void addDamping(float kdOverH, const clm::Sym3& blockH, glm::vec3 xMinusXt, VbdVertexSystem& sys) {
-  if (kdOverH <= 0.0f) return;
-  sys.f -= clm::sym3_mul_vec(blockH, xMinusXt) * kdOverH;
-  sys.H = clm::sym3_add(sys.H, clm::sym3_scale(blockH, kdOverH));
-}
+glm::vec3 displacementOf(const State& state, uint32_t j) { return positionOf(state, j) - glm::vec3(state.xPrev[j]); }
 
 }  // namespace
 
@@ -73,7 +67,6 @@ void vbdAddInertia(float mass, float h, glm::vec3 x, glm::vec3 y, VbdVertexSyste
 
 void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i, float h,
                 VbdVertexSystem& sys) {
-  const glm::vec3 xMinusXt = positionOf(state, i) - glm::vec3(state.xPrev[i]);
   for (uint32_t k = model.vertexTets.offsets[i]; k < model.vertexTets.offsets[i + 1]; ++k) {
     const uint32_t item = model.vertexTets.items[k];
     const uint32_t t = item >> 2u;
@@ -86,11 +79,19 @@ void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCach
     const NeoHookeanParameters& nh = cache.bodyNeoHookean[body];
     glm::vec3 gradient;
     clm::Sym3 block;
-    clm::nh_vertex_gradient_hessian(F, clm::nh_corner_weights(DmInv, corner), nh.mu, nh.lambda,
-                                    model.restVolume[t], &gradient, &block);
+    const glm::vec3 b = clm::nh_corner_weights(DmInv, corner);
+    clm::nh_vertex_gradient_hessian(F, b, nh.mu, nh.lambda, model.restVolume[t], &gradient, &block);
     sys.f -= gradient;
     sys.H = clm::sym3_add(sys.H, block);
-    addDamping(cache.bodyDamping[body] / h, block, xMinusXt, sys);
+    // Rayleigh damping D = k_d K (VBD Sec. 3.2): force -(k_d/h) sum_j H_ij (x_j - x_j^t) over the
+    // element's corners (the full row, so rigid motion is not damped), Hessian (k_d/h) H_ii.
+    const float kdOverH = cache.bodyDamping[body] / h;
+    if (kdOverH > 0.0f) {
+      const clm::Mat3 dF = clm::tet_deformation_gradient(displacementOf(state, tet.x), displacementOf(state, tet.y),
+                                                         displacementOf(state, tet.z), displacementOf(state, tet.w), DmInv);
+      sys.f -= clm::nh_vertex_hessian_apply(F, dF, b, nh.mu, nh.lambda, model.restVolume[t]) * kdOverH;
+      sys.H = clm::sym3_add(sys.H, clm::sym3_scale(block, kdOverH));
+    }
   }
 }
 
@@ -98,7 +99,7 @@ uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMater
                        float h, HessianSafeguard safeguard, VbdVertexSystem& sys) {
   uint32_t triggers = 0;
   const glm::vec3 xi = positionOf(state, i);
-  const glm::vec3 xMinusXt = xi - glm::vec3(state.xPrev[i]);
+  const float kdOverH = cache.bodyDamping[model.vertexBody[i]] / h;
   for (uint32_t k = model.vertexEdges.offsets[i]; k < model.vertexEdges.offsets[i + 1]; ++k) {
     const uint32_t item = model.vertexEdges.items[k];
     const uint32_t e = item >> 1u;
@@ -112,7 +113,12 @@ uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMater
     triggers += uint32_t(triggered);
     sys.f -= gradient;
     sys.H = clm::sym3_add(sys.H, block);
-    addDamping(cache.bodyDamping[model.vertexBody[i]] / h, block, xMinusXt, sys);
+    // Rayleigh damping with the spring's (safeguarded, so dissipative) block: the
+    // full element row is H_aa (delta_a - delta_b), zero for a rigid translation.
+    if (kdOverH > 0.0f) {
+      sys.f -= clm::sym3_mul_vec(block, displacementOf(state, i) - displacementOf(state, other)) * kdOverH;
+      sys.H = clm::sym3_add(sys.H, clm::sym3_scale(block, kdOverH));
+    }
   }
   return triggers;
 }

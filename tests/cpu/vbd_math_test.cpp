@@ -142,6 +142,49 @@ TEST(VbdMath, NeoHookeanVertexGradientAndHessianMatchFiniteDifferences) {
   EXPECT_EQ(checked, 100);
 }
 
+// Rayleigh damping applies the element's full Hessian row to the element's
+// displacement: sum_j d2E/dx_i dx_j delta_j, checked against mixed central
+// differences of the double energy, and zero for a rigid translation.
+TEST(VbdMath, NeoHookeanHessianRowTimesElementDisplacementMatchesFiniteDifferences) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 20; ++trial) {
+    const Tet t = makeTet(rng, trial < 10 ? 0.1 : 0.5);
+    glm::dvec3 delta[4];
+    for (auto& d : delta) d = 0.01 * glm::dvec3(u(rng), u(rng), u(rng));
+    const clm::Mat3 DmInv = toClm(toFloat(t.DmInv));
+    glm::vec3 xf[4], df[4];
+    for (int k = 0; k < 4; ++k) {
+      xf[k] = glm::vec3(t.x[k]);
+      df[k] = glm::vec3(delta[k]);
+    }
+    const clm::Mat3 F = clm::tet_deformation_gradient(xf[0], xf[1], xf[2], xf[3], DmInv);
+    const clm::Mat3 dF = clm::tet_deformation_gradient(df[0], df[1], df[2], df[3], DmInv);
+    for (int corner = 0; corner < 4; ++corner) {
+      const glm::vec3 applied = clm::nh_vertex_hessian_apply(F, dF, clm::nh_corner_weights(DmInv, corner), float(kMu),
+                                                             float(kLambdaNh), float(t.volume));
+      auto energyAt = [&](double eps, int axis, double eta) {
+        Tet moved = t;
+        for (int k = 0; k < 4; ++k) moved.x[k] += eps * delta[k];
+        moved.x[corner][axis] += eta;
+        return nhEnergyDouble(moved, kMu, kLambdaNh);
+      };
+      const double e = 1e-4, n = 1e-6;
+      glm::dvec3 fd;
+      for (int a = 0; a < 3; ++a)
+        fd[a] = (energyAt(e, a, n) - energyAt(e, a, -n) - energyAt(-e, a, n) + energyAt(-e, a, -n)) / (4.0 * e * n);
+      EXPECT_LT(glm::length(glm::dvec3(applied) - fd), 1e-3 * std::max(glm::length(fd), 1e-3 * kMu * t.volume))
+          << "trial " << trial << " corner " << corner;
+    }
+    // A rigid translation of the whole tet: dF = 0, no damping force.
+    const glm::vec3 shift(0.01f, -0.02f, 0.005f);
+    const clm::Mat3 dT = clm::tet_deformation_gradient(shift, shift, shift, shift, DmInv);
+    EXPECT_LT(glm::length(clm::nh_vertex_hessian_apply(F, dT, clm::nh_corner_weights(DmInv, 0), float(kMu),
+                                                       float(kLambdaNh), float(t.volume))),
+              1e-6 * kMu * t.volume);
+  }
+}
+
 // The per-vertex NH block is PSD for every F (the d2J/dF2 term cancels on the
 // diagonal block): min eigenvalue >= 0 up to float round-off, inverted tets included.
 TEST(VbdMath, NeoHookeanVertexBlockIsAlwaysPsd) {
