@@ -5,6 +5,7 @@
 //   tet volume      alpha = 1 / (K V0),  K = lambda + 2 mu / 3 (bulk modulus)
 //   NH deviatoric   alpha = 1 / (mu_nh V0)                   (Macklin & Mueller 2021 Eq. 6)
 //   NH hydrostatic  alpha = 1 / (lambda_nh V0)               (Macklin & Mueller 2021 Eq. 8)
+//                   (the pair is solved jointly, XPBD only; PBD uses strain + volume instead)
 //   strain stretch  alpha = 1 / (s_i E V0)                   (Mueller et al. 2014, anisotropic scale s_i)
 //   strain shear    alpha = 1 / (s_ij mu V0)
 //
@@ -62,10 +63,16 @@ void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
       projectTetConstraint(ctx, tet, C, dCdF, 1.0f / (B.bulk * V0), lambda + L.tetVolume + t, gammaD);
     }
     if (ctx.families.neoHookean) {
-      float C = clm::nh_deviatoric_constraint(tet.F(state), &dCdF);
-      projectTetConstraint(ctx, tet, C, dCdF, 1.0f / (B.nhMu * V0), lambda + L.nhDeviatoric + t, gammaD);
-      C = clm::nh_hydrostatic_constraint(tet.F(state), clm::nh_gamma(B.nhMu, B.nhLambda), &dCdF);
-      projectTetConstraint(ctx, tet, C, dCdF, 1.0f / (B.nhLambda * V0), lambda + L.nhHydrostatic + t, gammaD);
+      // Deviatoric and hydrostatic solved as one 2x2 block (xpbd_update.clh).
+      const clm::Mat3 F = tet.F(state);
+      clm::Mat3 dCdF_H;
+      const float CD = clm::nh_deviatoric_constraint(F, &dCdF);
+      const float CH = clm::nh_hydrostatic_constraint(F, clm::nh_gamma(B.nhMu, B.nhLambda), &dCdF_H);
+      glm::vec3 gD[4], gH[4];
+      clm::tet_gradients_from_dF(dCdF, tet.DmInv, &gD[0], &gD[1], &gD[2], &gD[3]);
+      clm::tet_gradients_from_dF(dCdF_H, tet.DmInv, &gH[0], &gH[1], &gH[2], &gH[3]);
+      projectPairXpbd(ctx, 4, tet.ids, gD, gH, CD, CH, 1.0f / (B.nhMu * V0), 1.0f / (B.nhLambda * V0),
+                      lambda + L.nhDeviatoric + t, lambda + L.nhHydrostatic + t, gammaD);
     }
     if (ctx.families.strainBased) {
       float* strainLambda = lambda + L.strain + 6 * t;

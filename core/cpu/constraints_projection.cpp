@@ -57,11 +57,22 @@ void prepareProjection(ProjectionContext& ctx, const SimModel& model, const Solv
   }
   ctx.complianceScale = std::max(0.0f, settings.xpbd.complianceScale);
   ctx.damping = mode == ProjectionMode::Xpbd && settings.xpbd.materialDamping;
-  const int n = std::max(1, settings.step.iterations);
+  const float n = float(std::max(1, settings.step.iterations));
   const float f = std::max(settings.pbd.referenceRate, 1e-3f);
-  ctx.pbdRate2 = f * f;
-  ctx.pbdExponent =
-      settings.pbd.mapping == PbdStiffnessMapping::FrequencyIndependent ? f * h / float(n) : 1.0f;
+  switch (settings.pbd.mapping) {  // pbd_params.h
+    case PbdStiffnessMapping::MatchXpbd:
+      ctx.pbdRate2 = 1.0f / (h * h);
+      ctx.pbdExponent = 1.0f / n;
+      break;
+    case PbdStiffnessMapping::FrequencyIndependent:
+      ctx.pbdRate2 = f * f;
+      ctx.pbdExponent = f * h / n;
+      break;
+    case PbdStiffnessMapping::PerIteration:
+      ctx.pbdRate2 = f * f;
+      ctx.pbdExponent = 1.0f;
+      break;
+  }
 }
 
 void projectScalar(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, const glm::vec3* grads, float C,
@@ -79,20 +90,24 @@ void projectScalar(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, cons
     const float lam = lambda ? *lambda : 0.0f;
     const float r = (C + alphaTilde * lam) / scale;
     ctx.residualSq += double(r) * r;
+    ++ctx.residualCount;
+    if (ctx.evaluateOnly) return;
     s = clm::xpbd_delta_lambda(C, lam, wGrad2, alphaTilde, gammaD, gradDotDx);
     if (lambdaCap > 0.0f) s = std::clamp(lam + s, -lambdaCap, lambdaCap) - lam;
     if (lambda) *lambda = lam + s;  // XPBD Eq. 17
   } else {
     // PBD stiffness from the material (pbd_params.h): XPBD's first-projection
-    // fraction at the reference rate f, then the log-stiffness exponent.
+    // fraction k_ref at rate r (pbdRate2 = r^2), then the mapping's exponent.
     const float kRef = alpha > 0.0f ? wGrad2 / (wGrad2 + alpha * ctx.pbdRate2) : 1.0f;
-    const float k = ctx.pbdExponent == 1.0f ? kRef : 1.0f - std::pow(1.0f - kRef, ctx.pbdExponent);
+    // 1 - (1 - kRef)^e via expm1/log1p: exact for the tiny kRef of soft materials.
+    const float k = ctx.pbdExponent == 1.0f ? kRef : -std::expm1(ctx.pbdExponent * std::log1p(-kRef));
     const float r = C / scale;
     ctx.residualSq += double(r) * r;
+    ++ctx.residualCount;
+    if (ctx.evaluateOnly) return;
     s = clm::pbd_scale(C, wGrad2, k);  // PBD Eq. 9
     if (lambdaCap > 0.0f) s = std::clamp(s, -lambdaCap, lambdaCap);
   }
-  ++ctx.residualCount;
   if (s == 0.0f) return;
   for (uint32_t k = 0; k < n; ++k) {
     const float w = x[ids[k]].w;
@@ -103,6 +118,49 @@ void projectScalar(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, cons
     } else {
       x[ids[k]] += glm::vec4(dx, 0.0f);
     }
+  }
+}
+
+void projectPairXpbd(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, const glm::vec3* grads0,
+                     const glm::vec3* grads1, float C0, float C1, float alpha0, float alpha1, float* lambda0,
+                     float* lambda1, float gammaD) {
+  std::vector<glm::vec4>& x = ctx.state->x;
+  float a00 = 0.0f, a01 = 0.0f, a11 = 0.0f, dx0 = 0.0f, dx1 = 0.0f;
+  for (uint32_t k = 0; k < n; ++k) {
+    const float w = x[ids[k]].w;
+    a00 += w * glm::dot(grads0[k], grads0[k]);
+    a01 += w * glm::dot(grads0[k], grads1[k]);
+    a11 += w * glm::dot(grads1[k], grads1[k]);
+    if (gammaD > 0.0f) {
+      const glm::vec3 d = glm::vec3(x[ids[k]]) - glm::vec3(ctx.state->xPrev[ids[k]]);
+      dx0 += glm::dot(grads0[k], d);
+      dx1 += glm::dot(grads1[k], d);
+    }
+  }
+  const float h2 = ctx.h * ctx.h;
+  const float at0 = alpha0 * ctx.complianceScale / h2, at1 = alpha1 * ctx.complianceScale / h2;
+  if (ctx.evaluateOnly) {
+    const float r0 = C0 + at0 * *lambda0, r1 = C1 + at1 * *lambda1;
+    ctx.residualSq += double(r0) * r0 + double(r1) * r1;
+    ctx.residualCount += 2;
+    return;
+  }
+  float d0 = 0.0f, d1 = 0.0f;
+  if (!clm::xpbd_delta_lambda2(C0, C1, *lambda0, *lambda1, a00, a01, a11, at0, at1, gammaD, dx0, dx1, &d0, &d1)) {
+    projectScalar(ctx, n, ids, grads0, C0, alpha0, lambda0, gammaD, 1.0f);
+    // C1 is stale after the first projection; its linearisation is updated
+    // by the caller's next visit (the pair is only singular when both are hard).
+    projectScalar(ctx, n, ids, grads1, C1, alpha1, lambda1, gammaD, 1.0f);
+    return;
+  }
+  const float r0 = C0 + at0 * *lambda0, r1 = C1 + at1 * *lambda1;
+  ctx.residualSq += double(r0) * r0 + double(r1) * r1;
+  ctx.residualCount += 2;
+  *lambda0 += d0;
+  *lambda1 += d1;
+  for (uint32_t k = 0; k < n; ++k) {
+    const float w = x[ids[k]].w;
+    if (w != 0.0f) x[ids[k]] += glm::vec4(w * (d0 * grads0[k] + d1 * grads1[k]), 0.0f);
   }
 }
 
@@ -137,6 +195,17 @@ void runProjectionIterations(ProjectionContext& ctx, int iterations, std::vector
     outResidualHistory.push_back(
         ctx.residualCount ? float(std::sqrt(ctx.residualSq / double(ctx.residualCount))) : 0.0f);
   }
+  // Measuring sweep: the residual the iterations leave behind.
+  ctx.residualSq = 0.0;
+  ctx.residualCount = 0;
+  ctx.evaluateOnly = true;
+  ctx.jacobiDelta = nullptr;
+  if (anyTet) projectTetRange(ctx, 0, model.tetCount());
+  if (ctx.families.edges) projectEdgeRange(ctx, 0, model.edgeCount());
+  ctx.evaluateOnly = false;
+  ctx.jacobiDelta = jacobi;
+  outResidualHistory.push_back(
+      ctx.residualCount ? float(std::sqrt(ctx.residualSq / double(ctx.residualCount))) : 0.0f);
 }
 
 }  // namespace tetlab

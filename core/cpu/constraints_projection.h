@@ -74,7 +74,7 @@ struct ProjectionContext {
   float complianceScale = 1.0f;  // XPBD
   bool damping = false;          // XPBD Eq. 26 from Material::damping
   float pbdExponent = 1.0f;      // PBD: k = 1 - (1 - k_ref)^pbdExponent
-  float pbdRate2 = 0.0f;         // PBD: f^2 of the stiffness mapping [1/s^2]
+  float pbdRate2 = 0.0f;         // PBD: r^2 of k_ref(r) in the stiffness mapping [1/s^2]
   std::vector<glm::vec4>* jacobiDelta = nullptr;  // non-null: Jacobi accumulation
   // Tethers: anchor vertex and maximum length per vertex (anchor ~0u: none).
   const std::vector<uint32_t>* tetherAnchor = nullptr;
@@ -82,6 +82,9 @@ struct ProjectionContext {
   // Residual of the current iteration: sum of squared dimensionless residuals.
   double residualSq = 0.0;
   uint32_t residualCount = 0;
+  // True during the final measuring sweep: constraints add their residual at
+  // the current x and lambda and move nothing.
+  bool evaluateOnly = false;
 };
 
 // Fills the per-substep fields (bodies, exponent, ...) of ctx.
@@ -95,6 +98,13 @@ void prepareProjection(ProjectionContext& ctx, const SimModel& model, const Solv
 // lambdaCap / h^2 [N] (the mouse attachment).
 void projectScalar(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, const glm::vec3* grads, float C,
                    float alpha, float* lambda, float gammaD, float scale, float lambdaCap = 0.0f);
+
+// XPBD only: two constraints on the same n corners solved jointly
+// (xpbd_delta_lambda2); falls back to projectScalar one after the other when
+// the pair is singular (e.g. zero compliance with parallel gradients).
+void projectPairXpbd(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, const glm::vec3* grads0,
+                     const glm::vec3* grads1, float C0, float C1, float alpha0, float alpha1, float* lambda0,
+                     float* lambda1, float gammaD);
 
 void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end);   // constraints_elastic.cpp
 void projectEdgeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end);  // constraints_elastic.cpp
@@ -121,7 +131,12 @@ void buildTethers(const SimModel& model, const State& state, float slack, std::v
                   std::vector<float>& outLength);
 
 // The whole iteration loop of one substep, shared by PBD and XPBD. Appends
-// one residual per iteration to outResidualHistory.
+// iterations + 1 residuals to outResidualHistory: for each iteration the
+// running Gauss-Seidel value (each constraint's residual when it is visited,
+// before its own update), then the residual after the last iteration, from a
+// measuring sweep. Residual = RMS over the soft elastic constraints of the
+// dimensionless C + alphaTilde lambda (XPBD) or C (PBD); edges divide by the
+// rest length, the mouse attachment is not included.
 void runProjectionIterations(ProjectionContext& ctx, int iterations, std::vector<float>& outResidualHistory);
 
 }  // namespace tetlab
