@@ -27,6 +27,9 @@ class GpuSolver {
   // One substep of length h. On entry x == xPrev and xInertial is set.
   virtual cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
                                 Profiler& profiler) = 0;
+  // The mouse attachment (State::mouse lives on the host; at most 8 vertices
+  // reach the device, as kernel arguments). Applies from the next substep.
+  virtual void setAttachment(const Attachment& mouse) = 0;
   // Live kernel editing: rebuild on file change. Returns the compiler log of a
   // failed rebuild ("" when fine); the previous kernels keep running.
   virtual std::string pollKernels() = 0;

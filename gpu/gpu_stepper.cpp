@@ -13,18 +13,12 @@ constexpr uint32_t kAllFinite = 0xffffffffu;  // STEP_ALL_FINITE in step_common.
 
 Result<GpuStepper> GpuStepper::create(const ClContext& ctx, const KernelSourceOptions& source) {
   auto program = KernelProgram::create(ctx, source, "cl/step_common.cl",
-                                       {"step_predict", "step_init_guess", "step_velocity", "step_rollback"});
+                                       {"step_predict", "step_velocity", "step_rollback"});
   if (!program) return program.error();
   const uint32_t init[2] = {kAllFinite, kAllFinite};
   auto status = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, init, CL_MEM_READ_WRITE, "step status");
   if (!status) return status.error();
   return GpuStepper(std::move(*program), std::move(*status));
-}
-
-cl_int GpuStepper::enqueueInitialGuess(const ClContext& ctx, DeviceState& s, Profiler& profiler) {
-  cl::Kernel& k = program_.kernel(kInitGuess);
-  if (cl_int e = setKernelArgs(k, s.x, s.xInertial, s.vertexCount, status_); e != CL_SUCCESS) return e;
-  return launch1D(ctx.queue, k, s.vertexCount, program_.localSize(), profiler.record(profiler.addStage("predict")));
 }
 
 Status GpuStepper::enqueueStep(const ClContext& ctx, const SolverSettings& settings, GpuSolver& solver,

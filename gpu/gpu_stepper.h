@@ -32,14 +32,11 @@ class GpuStepper {
   // Blocking: waits for the queue up to the read.
   Result<int64_t> readBadVertex(const ClContext& ctx);
 
-  // Enqueues x = xInertial (the position-based solvers' initial guess).
-  cl_int enqueueInitialGuess(const ClContext& ctx, DeviceState& state, Profiler& profiler);
-
   std::string pollKernels();
   double time() const { return time_; }  // simulated time of enqueued steps [s]
 
  private:
-  enum Kernel : size_t { kPredict, kInitGuess, kVelocity, kRollback };
+  enum Kernel : size_t { kPredict, kVelocity, kRollback };
   GpuStepper(KernelProgram program, DeviceBuffer<uint32_t> status)
       : program_(std::move(program)), status_(std::move(status)) {}
 

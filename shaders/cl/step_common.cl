@@ -32,14 +32,6 @@ __kernel void step_predict(__global float4* x, __global float4* xPrev, __global 
   }
 }
 
-// Position-based solvers start the iterations from the inertial target.
-__kernel void step_init_guess(__global float4* x, __global const float4* xInertial, const uint count,
-                              __global const uint* status) {
-  const uint i = get_global_id(0);
-  if (i >= count || status[0] != STEP_ALL_FINITE) return;
-  x[i] = xInertial[i];
-}
-
 __kernel void step_velocity(__global const float4* x, __global const float4* xPrev, __global float4* v,
                             const float h, const float damping, const uint count, __global uint* status) {
   const uint i = get_global_id(0);

@@ -1,0 +1,271 @@
+#include "gpu/position_based_gpu.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "gpu/cl_error.h"
+#include "gpu/launch.h"
+
+namespace tetlab {
+
+namespace {
+
+// Family bits of pb_projection.clh.
+constexpr uint32_t kFamilyTetVolume = 1u, kFamilyNeoHookean = 2u, kFamilyStrain = 4u;
+
+uint32_t tetFamilies(const ProjectionFamilies& f) {
+  return (f.tetVolume ? kFamilyTetVolume : 0u) | (f.neoHookean ? kFamilyNeoHookean : 0u) |
+         (f.strainBased ? kFamilyStrain : 0u);
+}
+
+// Packs colliders in the layout the contacts kernel reads (pb_projection.clh).
+void packColliders(const Colliders& c, std::vector<glm::vec4>& out, glm::uvec4& outCounts) {
+  out.clear();
+  for (const SphereCollider& s : c.spheres) {
+    out.emplace_back(s.center, s.radius);
+    out.emplace_back(s.friction, 0.0f, 0.0f, 0.0f);
+  }
+  for (const BoxCollider& b : c.boxes) {
+    out.emplace_back(b.center, b.friction);
+    out.emplace_back(b.halfExtents, 0.0f);
+    for (int k = 0; k < 3; ++k) out.emplace_back(b.rotation[k], 0.0f);
+  }
+  for (const CapsuleCollider& s : c.capsules) {
+    out.emplace_back(s.a, s.radius);
+    out.emplace_back(s.b, s.friction);
+  }
+  outCounts = glm::uvec4(uint32_t(c.spheres.size()), uint32_t(c.boxes.size()), uint32_t(c.capsules.size()), 0u);
+}
+
+bool sameBits(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4)) == 0);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PositionBasedGpu>> PositionBasedGpu::create(const ClContext& ctx,
+                                                                   const KernelSourceOptions& source,
+                                                                   ProjectionMode mode) {
+  const bool xpbd = mode == ProjectionMode::Xpbd;
+  const std::string p = xpbd ? "xpbd_" : "pbd_";
+  std::vector<std::string> names = {p + "solve_tets", p + "solve_edges", p + "tethers", p + "attachment",
+                                    p + "contacts"};
+  if (!xpbd) names.insert(names.end(), {"pbd_jacobi_tets", "pbd_jacobi_edges", "pbd_jacobi_apply"});
+  auto program = KernelProgram::create(ctx, source, xpbd ? "cl/xpbd.cl" : "cl/pbd.cl", std::move(names));
+  if (!program) return program.error();
+  return std::unique_ptr<PositionBasedGpu>(new PositionBasedGpu(std::move(*program), mode));
+}
+
+Status PositionBasedGpu::reset(const ClContext& ctx, const SimModel& model, DeviceState& s) {
+  model_ = &model;
+  registeredWith_ = nullptr;
+  bodiesHost_.clear();
+  collidersHost_.clear();
+  colliderCounts_ = glm::uvec4(0);
+  colliders_ = {};
+  const LambdaLayout layout = lambdaLayout(model);
+  if (Status st = resetConstraintData(ctx, s, layout.size, 0, 0.0f); !st) return st;
+  if (mode_ == ProjectionMode::Pbd) {
+    auto td = DeviceBuffer<glm::vec4>::create(ctx.context, size_t(model.tetCount()) * 4, CL_MEM_READ_WRITE, "tetDelta");
+    auto ed = DeviceBuffer<glm::vec4>::create(ctx.context, size_t(model.edgeCount()) * 2, CL_MEM_READ_WRITE, "edgeDelta");
+    if (!td) return td.error();
+    if (!ed) return ed.error();
+    tetDelta_ = std::move(*td);
+    edgeDelta_ = std::move(*ed);
+  }
+  return refreshPins(ctx, s);
+}
+
+Status PositionBasedGpu::refreshPins(const ClContext& ctx, DeviceState& s) {
+  // Tethers depend only on which vertices are pinned (w == 0): read x once.
+  State pins;
+  if (Status st = downloadPositions(ctx, s, pins.x); !st) return st;
+  std::vector<uint32_t> anchor;
+  std::vector<float> length;
+  buildTethers(*model_, pins, 0.0f, anchor, length);
+  haveTethers_ = !anchor.empty();
+  tetherSlack_ = 0.0f;
+  pinnedX_ = std::move(pins.x);
+  return uploadTethers(ctx, anchor, length);
+}
+
+Status PositionBasedGpu::uploadTethers(const ClContext& ctx, const std::vector<uint32_t>& anchor,
+                                       const std::vector<float>& length) {
+  auto a = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, anchor, CL_MEM_READ_ONLY, "tetherAnchor");
+  if (!a) return a.error();
+  auto l = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, length, CL_MEM_READ_ONLY, "tetherLength");
+  if (!l) return l.error();
+  tetherAnchor_ = std::move(*a);
+  tetherLength_ = std::move(*l);
+  return Ok{};
+}
+
+Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSettings& settings) {
+  // Body constants (materials editable in the UI).
+  scratch_.clear();
+  for (const BodyConstants& b : projection_.bodies) {
+    scratch_.emplace_back(b.youngs, b.mu, b.bulk, b.nhMu);
+    scratch_.emplace_back(b.nhLambda, b.damping, 0.0f, 0.0f);
+  }
+  if (!sameBits(scratch_, bodiesHost_)) {
+    // A blocking upload waits for queued work: acceptable for a material
+    // edit, never the steady state.
+    auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "bodies");
+    if (!b) return b.error();
+    bodies_ = std::move(*b);
+    bodiesHost_ = scratch_;
+  }
+  // Colliders (the UI can move them).
+  glm::uvec4 counts;
+  packColliders(settings.colliders, scratch_, counts);
+  if (!sameBits(scratch_, collidersHost_) || counts != colliderCounts_) {
+    auto c = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "colliders");
+    if (!c) return c.error();
+    colliders_ = std::move(*c);
+    collidersHost_ = scratch_;
+    colliderCounts_ = counts;
+  }
+  // Tethers with a new slack: rebuilt from the pinned set read at reset/refreshPins.
+  const float slack = settings.positionBased.tetherSlack;
+  if (projection_.families.tethers && slack != tetherSlack_) {
+    State pins;
+    pins.x = pinnedX_;
+    std::vector<uint32_t> anchor;
+    std::vector<float> length;
+    buildTethers(*model_, pins, slack, anchor, length);
+    tetherSlack_ = slack;
+    if (Status st = uploadTethers(ctx, anchor, length); !st) return st;
+  }
+  return Ok{};
+}
+
+void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) {
+  stageInit_ = profiler.addStage("init guess");
+  stageTetColor_.clear();
+  for (uint32_t c = 0; c < s.tetColors.count(); ++c)
+    stageTetColor_.push_back(profiler.addStage("solve tets c" + std::to_string(c)));
+  stageEdgeColor_.clear();
+  for (uint32_t c = 0; c < s.edgeColors.count(); ++c)
+    stageEdgeColor_.push_back(profiler.addStage("solve edges c" + std::to_string(c)));
+  stageJacobi_ = profiler.addStage("jacobi");
+  stageTethers_ = profiler.addStage("tethers");
+  stageAttachment_ = profiler.addStage("attachment");
+  stageContacts_ = profiler.addStage("collisions");
+  registeredWith_ = &profiler;
+}
+
+cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h,
+                                        DeviceState& s, Profiler& profiler) {
+  if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
+  if (registeredWith_ != &profiler) registerStages(profiler, s);
+  prepareProjection(projection_, *model_, settings, noState_, mode_, h);
+  if (!uploadIfChanged(ctx, settings)) return CL_OUT_OF_RESOURCES;
+
+  // XPBD Alg. 1 line 4-5 / PBD Alg. 1 line 5: start from the inertial prediction.
+  cl_int e = ctx.queue.enqueueCopyBuffer(s.xInertial.buffer(), s.x.buffer(), 0, 0, s.x.bytes(), nullptr,
+                                         profiler.record(stageInit_));
+  if (e != CL_SUCCESS) return e;
+  if (mode_ == ProjectionMode::Xpbd) {
+    if ((e = s.lambda.fill(ctx.queue, 0.0f)) != CL_SUCCESS) return e;  // XPBD: lambda = 0 every substep
+  }
+  for (int it = 0; it < std::max(1, settings.step.iterations); ++it)
+    if ((e = enqueueIteration(ctx, settings, s, profiler)) != CL_SUCCESS) return e;
+  return CL_SUCCESS;
+}
+
+cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSettings& settings, DeviceState& s,
+                                          Profiler& profiler) {
+  const ProjectionContext& pc = projection_;
+  const ProjectionFamilies& f = pc.families;
+  const LambdaLayout& L = pc.layout;
+  const size_t local = program_.localSize();
+  const uint32_t families = tetFamilies(f);
+  const bool xpbd = mode_ == ProjectionMode::Xpbd;
+  // rate = (h, complianceScale | pbdExponent, pbdRate2, damping): pb_params() in pb_projection.clh.
+  const glm::vec4 rate(pc.h, xpbd ? pc.complianceScale : pc.pbdExponent, pc.pbdRate2, pc.damping ? 1.0f : 0.0f);
+  const glm::uvec4 tetLambda(L.tetVolume, L.nhDeviatoric, L.nhHydrostatic, L.strain);
+  const PositionBasedConstraintParams& pb = settings.positionBased;
+  const glm::vec4 stretch(pb.stretchScale, 0.0f), shear(pb.shearScale, 0.0f);
+  const bool jacobi = !xpbd && settings.pbd.scheme == PbdScheme::Jacobi;
+  cl_int e = CL_SUCCESS;
+
+  if (!jacobi) {
+    if (families != 0) {
+      cl::Kernel& k = program_.kernel(kTets);
+      for (uint32_t c = 0; c < s.tetColors.count() && e == CL_SUCCESS; ++c) {
+        const uint32_t begin = s.tetColors.begin(c), count = s.tetColors.end(c) - begin;
+        e = setKernelArgs(k, begin, count, s.x, s.xPrev, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_,
+                          s.lambda, tetLambda, families, rate, stretch, shear);
+        if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageTetColor_[c]));
+      }
+    }
+    if (f.edges) {
+      cl::Kernel& k = program_.kernel(kEdges);
+      for (uint32_t c = 0; c < s.edgeColors.count() && e == CL_SUCCESS; ++c) {
+        const uint32_t begin = s.edgeColors.begin(c), count = s.edgeColors.end(c) - begin;
+        e = setKernelArgs(k, begin, count, s.x, s.xPrev, s.edges, s.restLength, s.edgeVolume, s.vertexBody,
+                          bodies_, s.lambda, L.edges, rate);
+        if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageEdgeColor_[c]));
+      }
+    }
+  } else {
+    // Jacobi: every element reads the same x, so one launch each (no colours).
+    const uint32_t useTets = families != 0 ? 1u : 0u, useEdges = f.edges ? 1u : 0u;
+    if (useTets) {
+      cl::Kernel& k = program_.kernel(kJacobiTets);
+      e = setKernelArgs(k, s.tetCount, s.x, s.xPrev, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_, s.lambda,
+                        tetLambda, families, rate, stretch, shear, tetDelta_);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.tetCount, local, profiler.record(stageJacobi_));
+    }
+    if (useEdges && e == CL_SUCCESS) {
+      cl::Kernel& k = program_.kernel(kJacobiEdges);
+      e = setKernelArgs(k, s.edgeCount, s.x, s.xPrev, s.edges, s.restLength, s.edgeVolume, s.vertexBody, bodies_,
+                        s.lambda, L.edges, rate, edgeDelta_);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.edgeCount, local, profiler.record(stageJacobi_));
+    }
+    if ((useTets || useEdges) && e == CL_SUCCESS) {
+      cl::Kernel& k = program_.kernel(kJacobiApply);
+      e = setKernelArgs(k, s.vertexCount, s.x, tetDelta_, edgeDelta_, s.vertexTetsOffsets, s.vertexTetsItems,
+                        s.vertexEdgesOffsets, s.vertexEdgesItems, useTets, useEdges, settings.pbd.jacobiOmega);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageJacobi_));
+    }
+  }
+  if (e != CL_SUCCESS) return e;
+
+  if (f.tethers && haveTethers_) {
+    cl::Kernel& k = program_.kernel(kTethers);
+    e = setKernelArgs(k, s.vertexCount, s.x, tetherAnchor_, tetherLength_);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageTethers_));
+    if (e != CL_SUCCESS) return e;
+  }
+  const size_t n = std::min(mouse_.vertices.size(), mouse_.weights.size());
+  if (mouse_.active && n > 0 && n <= 8 && mouse_.stiffness > 0.0f) {
+    cl_uint8 ids{};
+    cl_float8 weights{};
+    for (size_t k = 0; k < n; ++k) {
+      ids.s[k] = mouse_.vertices[k];
+      weights.s[k] = mouse_.weights[k];
+    }
+    const glm::vec4 target(mouse_.target, 0.0f);
+    const glm::vec4 params(mouse_.stiffness, mouse_.maxForce, float(n), 0.0f);
+    cl::Kernel& k = program_.kernel(kAttachment);
+    e = setKernelArgs(k, s.x, s.xPrev, s.lambda, L.attachment, ids, weights, target, params, rate);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, 1, 0, profiler.record(stageAttachment_));
+    if (e != CL_SUCCESS) return e;
+  }
+  if (f.collisions) {
+    const GroundPlane& g = settings.colliders.ground;
+    const glm::vec4 ground(g.enabled ? 1.0f : 0.0f, g.height, g.friction, settings.positionBased.contactOffset);
+    cl::Kernel& k = program_.kernel(kContacts);
+    e = setKernelArgs(k, s.vertexCount, s.x, s.xPrev, ground, colliders_, colliderCounts_);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageContacts_));
+  }
+  return e;
+}
+
+std::string PositionBasedGpu::pollKernels() {
+  program_.poll();
+  return program_.lastError();
+}
+
+}  // namespace tetlab

@@ -1,0 +1,74 @@
+#pragma once
+// Host script shared by the GPU PBD and XPBD solvers: one substep is
+//
+//   x = xInertial (copy)  [XPBD: lambda = 0]
+//   for iteration:
+//     Gauss-Seidel:  for tet colour: solve_tets  ;  for edge colour: solve_edges
+//     Jacobi (PBD):  jacobi_tets ; jacobi_edges ; jacobi_apply (per-vertex gather)
+//     tethers ; attachment (if the mouse is active) ; contacts
+//
+// exactly the order of runProjectionIterations (core/cpu/constraints_projection.cpp).
+// Per-substep constants come from the CPU's own prepareProjection, so both
+// backends use the same body constants and stiffness mapping. Small inputs
+// that change at run time (materials, colliders) are uploaded only when they
+// change; the mouse attachment travels as kernel arguments. Nothing is read
+// back inside a substep.
+#include <memory>
+#include <vector>
+
+#include "core/cpu/constraints_projection.h"
+#include "gpu/gpu_solver.h"
+#include "gpu/kernel_program.h"
+
+namespace tetlab {
+
+class PositionBasedGpu final : public GpuSolver {
+ public:
+  static Result<std::unique_ptr<PositionBasedGpu>> create(const ClContext& ctx, const KernelSourceOptions& source,
+                                                          ProjectionMode mode);
+
+  SolverKind kind() const override { return mode_ == ProjectionMode::Xpbd ? SolverKind::Xpbd : SolverKind::Pbd; }
+  Status reset(const ClContext& ctx, const SimModel& model, DeviceState& state) override;
+  cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
+                        Profiler& profiler) override;
+  std::string pollKernels() override;
+  void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }
+
+  // Re-reads the pinned set (x.w == 0) from the device and rebuilds the
+  // tethers; call after pinning/unpinning (setup-time read-back).
+  Status refreshPins(const ClContext& ctx, DeviceState& state);
+
+ private:
+  enum Kernel : size_t { kTets, kEdges, kTethers, kAttachment, kContacts, kJacobiTets, kJacobiEdges, kJacobiApply };
+  PositionBasedGpu(KernelProgram program, ProjectionMode mode) : program_(std::move(program)), mode_(mode) {}
+  Status uploadIfChanged(const ClContext& ctx, const SolverSettings& settings);
+  Status uploadTethers(const ClContext& ctx, const std::vector<uint32_t>& anchor, const std::vector<float>& length);
+  cl_int enqueueIteration(const ClContext& ctx, const SolverSettings& settings, DeviceState& s, Profiler& profiler);
+
+  KernelProgram program_;
+  ProjectionMode mode_;
+  const SimModel* model_ = nullptr;
+  ProjectionContext projection_;
+  State noState_;  // prepareProjection only stores a pointer to a State
+
+  std::vector<glm::vec4> bodiesHost_, collidersHost_;
+  glm::uvec4 colliderCounts_{0};
+  DeviceBuffer<glm::vec4> bodies_, colliders_;
+  DeviceBuffer<uint32_t> tetherAnchor_;
+  DeviceBuffer<float> tetherLength_;
+  bool haveTethers_ = false;
+  float tetherSlack_ = 0.0f;
+  std::vector<glm::vec4> pinnedX_;  // x as read at the last reset/refreshPins (w = 0: pinned)
+  std::vector<glm::vec4> scratch_;
+  DeviceBuffer<glm::vec4> tetDelta_, edgeDelta_;  // PBD Jacobi
+  Attachment mouse_;
+
+  // Profiler stages, registered in reset().
+  StageId stageInit_ = 0, stageEdges_ = 0, stageTethers_ = 0, stageAttachment_ = 0, stageContacts_ = 0,
+          stageJacobi_ = 0;
+  std::vector<StageId> stageTetColor_, stageEdgeColor_;
+  Profiler* registeredWith_ = nullptr;
+  void registerStages(Profiler& profiler, const DeviceState& s);
+};
+
+}  // namespace tetlab

@@ -1,0 +1,7 @@
+// Position Based Dynamics (Mueller et al. 2007) on the device: the shared
+// position-based kernels with PBD's stiffness-fraction step, plus the Jacobi
+// variant's gather (pbd_jacobi.clh). Host script: gpu/pbd_solver_gpu.cpp.
+#define PB_XPBD 0
+#define PB_KERNEL(name) pbd_##name
+#include "pb_projection.clh"
+#include "pbd_jacobi.clh"

@@ -1,0 +1,7 @@
+// Extended Position Based Dynamics (Macklin et al. 2016) on the device: the
+// shared position-based kernels with the XPBD multiplier step (Eq. 17-18,
+// damping Eq. 26). Multipliers live in DeviceState::lambda and are cleared
+// every substep by the host script (gpu/xpbd_solver_gpu.cpp).
+#define PB_XPBD 1
+#define PB_KERNEL(name) xpbd_##name
+#include "pb_projection.clh"
