@@ -1,0 +1,176 @@
+// Command-line parsing with CLI11. Usage errors print one readable line and
+// exit 2; runtime failures (missing file, no device) exit 1; --help and
+// --version exit 0. Subcommands are registered in registerSubcommands().
+#include "app/cli.h"
+
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "app/asset_paths.h"
+#include "app/commands.h"
+
+namespace tetlab {
+
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr int kExitFailure = 1;
+
+// A subcommand sets this when it is selected; it runs after parsing succeeds.
+using SubcommandRun = std::function<int()>;
+
+// `tetlab inspect FILE [--target-tets N] [--json]`: the mesh pipeline report
+// (app/inspect_command.cpp). FILE is also looked up in assets/ like --mesh.
+void addInspectSubcommand(CLI::App& cli, SubcommandRun& outRun) {
+  auto args = std::make_shared<InspectArgs>();
+  CLI::App* inspect =
+      cli.add_subcommand("inspect", "Load, check and tetrahedralize a mesh without a window, and report every stage");
+  inspect->add_option("file", args->file, "Triangle mesh (OBJ)")->required()->option_text("FILE");
+  inspect->add_option("--target-tets", args->targetTets, "Tetrahedra to aim for")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  inspect->add_flag("--json", args->json, "Print the report as JSON");
+  inspect->footer("");
+  inspect->callback([args, &outRun] {
+    outRun = [args] {
+      InspectArgs resolved = *args;
+      Result<std::filesystem::path> path = resolveMeshPath(args->file, assetSearchDirs(executableDir(nullptr)));
+      if (path) resolved.file = path->string();  // else inspect reports the path as typed
+      return runInspectCommand(resolved);
+    };
+  });
+}
+
+// The one place where subcommands are added. Each one owns its arguments
+// (shared with its callback) and, when selected, sets outRun, which main runs
+// after parsing succeeded; it returns the process exit code.
+void registerSubcommands(CLI::App& cli, SubcommandRun& outRun) { addInspectSubcommand(cli, outRun); }
+
+struct RawFlags {
+  std::string mesh;
+  bool headless = false;
+  int frames = 0;
+  std::string screenshot;
+  std::string framesDir;
+  int width = 1280;
+  int height = 720;
+  int msaa = -1;
+  int clPlatform = -1;
+  int clDevice = -1;
+  bool listDevices = false;
+};
+
+void addAppFlags(CLI::App& cli, RawFlags& f) {
+  cli.add_option("--mesh", f.mesh, "Triangle mesh (OBJ) to load; default: assets/" + std::string(kDefaultMesh))
+      ->option_text("FILE");
+  cli.add_flag("--headless", f.headless,
+               "Render offscreen in an invisible window (needs an X display, e.g. xvfb-run) and exit");
+  cli.add_option("--frames", f.frames, "Frames to run, then exit (default: until closed; 1 when --headless)")
+      ->check(CLI::PositiveNumber)
+      ->option_text("N");
+  cli.add_option("--screenshot", f.screenshot, "Write the last frame (3D view and UI) to this PNG")
+      ->option_text("FILE.png");
+  cli.add_option("--frames-dir", f.framesDir, "Write every frame as DIR/frame_00000.png, ...")->option_text("DIR");
+  cli.add_option("--width", f.width, "Window/image width in pixels")
+      ->check(CLI::Range(64, 8192))
+      ->capture_default_str();
+  cli.add_option("--height", f.height, "Window/image height in pixels")
+      ->check(CLI::Range(64, 8192))
+      ->capture_default_str();
+  cli.add_option("--msaa", f.msaa, "Anti-aliasing samples (0 = off; default: 4 on GPUs, 0 on software GL)")
+      ->check(CLI::Range(0, 16))
+      ->option_text("N");
+  cli.add_option("--cl-platform", f.clPlatform, "OpenCL platform index (see --list-devices)")
+      ->check(CLI::NonNegativeNumber)
+      ->option_text("I");
+  cli.add_option("--cl-device", f.clDevice, "OpenCL device index within the platform")
+      ->check(CLI::NonNegativeNumber)
+      ->option_text("J");
+  cli.add_flag("--list-devices", f.listDevices, "List OpenCL platforms and devices, mark the chosen one, and exit");
+}
+
+int printError(const std::string& message) {
+  std::fprintf(stderr, "tetlab: %s\n", message.c_str());
+  return kExitFailure;
+}
+
+}  // namespace
+
+CliOutcome parseCommandLine(int argc, char** argv) {
+  CLI::App cli{"tetlab: real-time deformable-body sandbox (PBD, XPBD, VBD, AVBD on OpenCL)", "tetlab"};
+  cli.set_version_flag("--version", std::string("tetlab ") + TETLAB_VERSION, "Print the version and exit");
+  cli.footer(
+      "Mouse: left-drag orbits, right/middle-drag pans, wheel zooms, F fits the view.\n"
+      "Headless example: xvfb-run -a tetlab --headless --frames 60 --screenshot out.png");
+  RawFlags flags;
+  addAppFlags(cli, flags);
+  SubcommandRun subcommand;
+  registerSubcommands(cli, subcommand);
+  cli.require_subcommand(0, 1);
+
+  CliOutcome outcome;
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+      outcome.exitCode = cli.exit(e);  // --help, --version: printed to stdout
+      return outcome;
+    }
+    std::fprintf(stderr, "tetlab: %s\nRun 'tetlab --help' to see the options.\n", e.what());
+    outcome.exitCode = kExitUsage;
+    return outcome;
+  }
+  if (subcommand) {
+    outcome.exitCode = subcommand();
+    return outcome;
+  }
+
+  const DeviceChoice request{flags.clPlatform, flags.clDevice};
+  if (flags.listDevices) {
+    OpenClStatus status = queryOpenClStatus(request);
+    std::fputs(formatDeviceList(status).c_str(), stdout);
+    outcome.exitCode = status.error.empty() ? 0 : printError(status.error);
+    return outcome;
+  }
+
+  AppOptions& app = outcome.app;
+  app.meshArgument = flags.mesh.empty() ? std::string(kDefaultMesh) : flags.mesh;
+  const std::vector<std::filesystem::path> assetDirs = assetSearchDirs(executableDir(argc > 0 ? argv[0] : nullptr));
+  if (flags.mesh.empty() && assetDirs.empty()) {
+    outcome.exitCode = printError(std::string("cannot find the assets folder with the default mesh ") + kDefaultMesh +
+                                  ": pass --mesh FILE, or run tetlab from its build or source tree");
+    return outcome;
+  }
+  Result<std::filesystem::path> mesh = resolveMeshPath(app.meshArgument, assetDirs);
+  if (!mesh) {
+    outcome.exitCode = printError(mesh.error().message);
+    return outcome;
+  }
+  app.meshPath = *mesh;
+  app.headless = flags.headless;
+  app.frames = flags.frames > 0 ? flags.frames : (flags.headless ? 1 : 0);
+  app.screenshotPath = flags.screenshot;
+  app.framesDir = flags.framesDir;
+  app.width = flags.width;
+  app.height = flags.height;
+  app.msaaSamples = flags.msaa;
+
+  app.opencl = queryOpenClStatus(request);
+  if (!app.opencl.error.empty()) {
+    // No OpenCL at all still renders (the UI says so); a request that names a
+    // device that does not exist is a user error and stops here.
+    const bool explicitRequest = request.platform >= 0 || request.device >= 0;
+    if (!app.opencl.platforms.empty() || explicitRequest) {
+      outcome.exitCode = printError(app.opencl.error);
+      return outcome;
+    }
+    std::fprintf(stderr, "tetlab: warning: %s (rendering only)\n", app.opencl.error.c_str());
+  }
+  return outcome;
+}
+
+}  // namespace tetlab

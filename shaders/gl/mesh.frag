@@ -1,0 +1,47 @@
+#version 330 core
+// Studio lighting for a matte, slightly glossy material:
+//   hemisphere ambient (sky above, ground bounce below, world up)
+// + key light  (Lambert + Blinn-Phong highlight), placed up-left of the viewer
+// + fill light (Lambert, cool, dimmer) from the other side
+// + a soft Fresnel-like rim so the silhouette reads against the background.
+// Key and fill follow the camera, so whatever side the user orbits to is lit.
+// Lighting is done in linear space and encoded to sRGB at the end.
+in vec3 vWorldPos;
+in vec3 vNormal;
+
+uniform vec3 uEye;
+uniform vec3 uAlbedo;         // sRGB
+uniform vec3 uKeyDir;         // towards the light, world space, unit
+uniform vec3 uFillDir;        // towards the light, world space, unit
+uniform vec3 uSkyColor;       // linear
+uniform vec3 uGroundColor;    // linear
+uniform float uShininess;
+uniform float uSpecular;
+
+out vec4 fragColor;
+
+vec3 toLinear(vec3 c) { return pow(c, vec3(2.2)); }
+vec3 toSrgb(vec3 c) { return pow(c, vec3(1.0 / 2.2)); }
+
+void main() {
+  vec3 n = normalize(vNormal);
+  // Open meshes show their inside: light the back face as if it faced us.
+  if (!gl_FrontFacing) n = -n;
+  vec3 v = normalize(uEye - vWorldPos);
+  vec3 albedo = toLinear(uAlbedo);
+
+  vec3 ambient = mix(uGroundColor, uSkyColor, n.y * 0.5 + 0.5);
+  float keyDiffuse = max(dot(n, uKeyDir), 0.0);
+  float fillDiffuse = max(dot(n, uFillDir), 0.0);
+  vec3 h = normalize(uKeyDir + v);
+  // Normalised Blinn-Phong: (s + 8) / 8π keeps highlight energy roughly constant with shininess.
+  float spec = keyDiffuse > 0.0 ? pow(max(dot(n, h), 0.0), uShininess) * (uShininess + 8.0) / 25.13 : 0.0;
+  float rim = pow(1.0 - max(dot(n, v), 0.0), 3.0);
+
+  vec3 color = albedo * (ambient + keyDiffuse * vec3(1.0, 0.95, 0.88) * 2.0 + fillDiffuse * vec3(0.55, 0.65, 0.85) * 0.35)
+             + uSpecular * spec * vec3(1.0, 0.97, 0.92)
+             + rim * 0.12 * uSkyColor;
+  // Gentle filmic shoulder so the key light never clips to flat white.
+  color = color / (1.0 + 0.25 * color);
+  fragColor = vec4(toSrgb(color), 1.0);
+}

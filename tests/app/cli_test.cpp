@@ -1,0 +1,160 @@
+// The command line of the real executable: help, version and every usage or
+// set-up error gives a readable message and the documented exit code. None of
+// these need a display.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "app/asset_paths.h"
+#include "app/window.h"
+#include "run_process.h"
+
+namespace tetlab {
+namespace {
+
+using test::runTetlab;
+
+TEST(Cli, VersionPrintsTheProjectVersion) {
+  const auto r = runTetlab("--version");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find(std::string("tetlab ") + TETLAB_VERSION), std::string::npos) << r.output;
+}
+
+TEST(Cli, HelpExitsZeroAndListsTheFlags) {
+  const auto r = runTetlab("--help");
+  EXPECT_EQ(r.exitCode, 0) << r.output;
+  for (const char* flag : {"--mesh", "--headless", "--frames", "--screenshot", "--frames-dir", "--width", "--height",
+                           "--cl-platform", "--cl-device", "--list-devices", "--version"})
+    EXPECT_NE(r.output.find(flag), std::string::npos) << "help does not mention " << flag;
+}
+
+TEST(Cli, UnknownFlagIsAUsageErrorNamingIt) {
+  const auto r = runTetlab("--no-such-flag");
+  EXPECT_EQ(r.exitCode, 2) << r.output;
+  EXPECT_NE(r.output.find("--no-such-flag"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--help"), std::string::npos) << "should point at --help: " << r.output;
+}
+
+TEST(Cli, InvalidValueIsAUsageErrorNamingTheFlag) {
+  for (const char* args : {"--frames 0", "--frames abc", "--width 5", "--cl-device -3"}) {
+    const auto r = runTetlab(args);
+    EXPECT_EQ(r.exitCode, 2) << args << ": " << r.output;
+    const std::string flag = std::string(args).substr(0, std::string(args).find(' '));
+    EXPECT_NE(r.output.find(flag), std::string::npos) << args << ": " << r.output;
+  }
+}
+
+TEST(Cli, MissingMeshFileNamesTheFileAndTheReason) {
+  const auto r = runTetlab("--headless --mesh /nonexistent/folder/missing_mesh.obj");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("cannot open mesh '/nonexistent/folder/missing_mesh.obj'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("No such file"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("check the path"), std::string::npos) << r.output;
+}
+
+TEST(Cli, MalformedMeshReportsTheLoaderErrorBeforeOpeningAWindow) {
+  const std::filesystem::path bad = std::filesystem::temp_directory_path() / "tetlab_app_malformed.obj";
+  std::FILE* f = std::fopen(bad.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("v 0 0 0\nv 1 0\n", f);
+  std::fclose(f);
+  // No DISPLAY on purpose: the mesh is read first, so its error wins over the display error.
+  const auto r = runTetlab("--headless --mesh '" + bad.string() + "'", "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find(bad.string()), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("no display"), std::string::npos) << r.output;
+  std::filesystem::remove(bad);
+}
+
+TEST(Cli, FolderGivenAsMeshIsRejected) {
+  const auto r = runTetlab(std::string("--headless --mesh '") + TETLAB_SOURCE_DIR + "/assets'");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("folder"), std::string::npos) << r.output;
+}
+
+TEST(Cli, NoDisplayIsAClearError) {
+  const auto r = runTetlab("--headless --frames 1", "env -u DISPLAY -u WAYLAND_DISPLAY");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("no display found (DISPLAY is not set): run under xvfb-run, or use scripts/run.sh"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, BadDeviceIndexIsAnErrorNamingTheRange) {
+  // Either no OpenCL at all (the no-platform message) or a platform list whose
+  // range the message names; in both cases an explicit request cannot be met.
+  const auto r = runTetlab("--headless --cl-platform 99");
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_TRUE(r.output.find("99") != std::string::npos || r.output.find("no OpenCL platform") != std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, ListDevicesExitCodeMatchesWhetherOpenClExists) {
+  const auto r = runTetlab("--list-devices");
+  if (r.output.find("no OpenCL platform found") != std::string::npos) {
+    EXPECT_NE(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("install pocl-opencl-icd"), std::string::npos) << r.output;
+  } else {
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_NE(r.output.find("platform 0:"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("* device"), std::string::npos) << "the chosen device is marked: " << r.output;
+  }
+}
+
+TEST(Cli, NoOpenClPlatformStillRendersButListDevicesFails) {
+  // An empty ICD vendor folder makes the loader see no platform at all.
+  const std::filesystem::path empty = std::filesystem::temp_directory_path() / "tetlab_app_no_icd";
+  std::filesystem::create_directories(empty);
+  const std::string env = "env OCL_ICD_VENDORS='" + empty.string() + "'";
+  const auto list = runTetlab("--list-devices", env);
+  EXPECT_NE(list.exitCode, 0) << list.output;
+  EXPECT_NE(list.output.find("no OpenCL platform found: install pocl-opencl-icd or your GPU vendor's OpenCL driver"),
+            std::string::npos)
+      << list.output;
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: the rendering half needs an X server (run under xvfb-run)";
+  const std::filesystem::path shot = empty / "shot.png";
+  const auto run =
+      runTetlab("--headless --frames 1 --width 320 --height 200 --screenshot '" + shot.string() + "'", env);
+  EXPECT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("warning: no OpenCL platform found"), std::string::npos) << run.output;
+  EXPECT_TRUE(std::filesystem::exists(shot));
+  std::filesystem::remove_all(empty);
+}
+
+TEST(Cli, InspectSubcommandIsWired) {
+  const auto help = runTetlab("inspect --help");
+  EXPECT_EQ(help.exitCode, 0) << help.output;
+  EXPECT_NE(help.output.find("--target-tets"), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("--json"), std::string::npos) << help.output;
+  const auto missing = runTetlab("inspect /nonexistent/inspect_me.obj");
+  EXPECT_NE(missing.exitCode, 0) << missing.output;
+  EXPECT_NE(missing.output.find("/nonexistent/inspect_me.obj"), std::string::npos) << missing.output;
+  const auto noFile = runTetlab("inspect");
+  EXPECT_EQ(noFile.exitCode, 2) << noFile.output;
+  EXPECT_NE(noFile.output.find("file"), std::string::npos) << noFile.output;
+}
+
+TEST(AssetPaths, DefaultMeshIsFoundInTheAssetFolder) {
+  const auto dirs = assetSearchDirs(executableDir(nullptr));
+  ASSERT_FALSE(dirs.empty()) << "TETLAB_ASSET_DIR should point at the source tree's assets/";
+  const Result<std::filesystem::path> mesh = resolveMeshPath(kDefaultMesh, dirs);
+  ASSERT_TRUE(mesh.ok()) << mesh.error().message;
+  EXPECT_TRUE(std::filesystem::is_regular_file(*mesh));
+  // A bare file name is also looked up in assets/meshes/.
+  const Result<std::filesystem::path> bare = resolveMeshPath("spot.obj", dirs);
+  ASSERT_TRUE(bare.ok()) << bare.error().message;
+  EXPECT_EQ(bare->filename(), "spot.obj");
+}
+
+TEST(Window, MissingDisplayMessage) {
+  EXPECT_FALSE(missingDisplayMessage(":0", nullptr).has_value());
+  EXPECT_FALSE(missingDisplayMessage(nullptr, "wayland-0").has_value());
+  const auto message = missingDisplayMessage(nullptr, "");
+  ASSERT_TRUE(message.has_value());
+  EXPECT_NE(message->find("DISPLAY is not set"), std::string::npos);
+  EXPECT_TRUE(missingDisplayMessage("", nullptr).has_value());
+}
+
+}  // namespace
+}  // namespace tetlab
