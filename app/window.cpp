@@ -39,7 +39,6 @@ std::optional<std::string> missingDisplayMessage(const char* displayEnv, const c
 Result<std::unique_ptr<Window>> Window::create(const WindowOptions& options) {
   if (auto message = missingDisplayMessage(std::getenv("DISPLAY"), std::getenv("WAYLAND_DISPLAY")))
     return Error{*message};
-  glfwSetErrorCallback(printGlfwError);
   if (glfwInit() != GLFW_TRUE) {
     const char* display = std::getenv("DISPLAY");
     return Error{"cannot open the display '" + std::string(display ? display : "") + "' (" + lastGlfwError() +
@@ -62,6 +61,9 @@ Result<std::unique_ptr<Window>> Window::create(const WindowOptions& options) {
     return Error{"cannot create an OpenGL 3.3 core window (" + reason +
                  "): the GL driver is too old or missing; install libgl1-mesa-dri or update the GPU driver"};
   }
+  // Installed only now: set-up failures above are reported once, by the returned
+  // message; from here on GLFW errors are unexpected and printed as they happen.
+  glfwSetErrorCallback(printGlfwError);
   glfwMakeContextCurrent(w->window_);
   glfwSwapInterval(options.vsync ? 1 : 0);
   glfwSetWindowUserPointer(w->window_, w.get());

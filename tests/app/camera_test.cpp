@@ -8,6 +8,8 @@
 #include <glm/vec4.hpp>
 
 #include "app/camera.h"
+#include "app/offscreen_target.h"
+#include "app/ui_panel.h"
 
 namespace tetlab {
 namespace {
@@ -188,6 +190,30 @@ TEST(CameraController, RightDragPansAndWheelZooms) {
   wheel.scroll = 1.0f;
   EXPECT_TRUE(controller.handle(wheel, false, 600, camera));
   EXPECT_NEAR(camera.distance, d0 / OrbitCamera::kZoomPerStep, 1e-6f);
+}
+
+}  // namespace
+}  // namespace tetlab
+
+namespace tetlab {
+namespace {
+
+TEST(ViewLayout, PanelLensShiftCentresTheViewOnTheFreeArea) {
+  const float panelRight = 2.0f * kPanelPosition.x + kPanelWidth;
+  for (float width : {1024.0f, 1280.0f, 2560.0f}) {
+    const float shift = panelLensShift(width);
+    const float freeCentrePixel = 0.5f * (panelRight + width);
+    EXPECT_NEAR(shift, freeCentrePixel / width * 2.0f - 1.0f, 1e-6f) << width;
+  }
+  EXPECT_EQ(panelLensShift(500.0f), 0.0f) << "too narrow: the panel covers the view anyway";
+}
+
+TEST(ViewLayout, MsaaIsOffOnSoftwareRasterisersUnlessAsked) {
+  EXPECT_EQ(chooseMsaaSamples("llvmpipe (LLVM 15.0.6, 256 bits)", -1), 0);
+  EXPECT_EQ(chooseMsaaSamples("softpipe", -1), 0);
+  EXPECT_EQ(chooseMsaaSamples("NVIDIA GeForce RTX 3080/PCIe/SSE2", -1), 4);
+  EXPECT_EQ(chooseMsaaSamples("llvmpipe (LLVM 15.0.6, 256 bits)", 8), 8);
+  EXPECT_EQ(chooseMsaaSamples("AMD Radeon RX 6800", 0), 0);
 }
 
 }  // namespace
