@@ -95,7 +95,7 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
   for (uint32_t e = 0; e < model.edgeCount(); ++e) {
     const glm::uvec2 ed = model.edges[e];
     edgeC0_[e] = glm::length(glm::vec3(state.xPrev[ed.x]) - glm::vec3(state.xPrev[ed.y])) - model.restLength[e];
-    const float start = rowStart(p, std::min(massOf(model, state, ed.x), massOf(model, state, ed.y)), h);
+    const float start = rowStart(p, std::max(massOf(model, state, ed.x), massOf(model, state, ed.y)), h);
     warmRow(state, layout_.edges + e, p, p.hardEdges, start, p.hardEdges ? p.kMax : softCap(p, cache.edgeStiffness[e]));
   }
 
