@@ -81,6 +81,42 @@ TEST(VbdInitialGuess, AdaptiveStartsFallingBodiesAtYAndRestingBodiesInPlace) {
   EXPECT_LT(restAdaptive, 0.5f * restInertia);
 }
 
+// Coulomb friction stops a sliding block within the distance v0^2 / (2 mu g)
+// (0.408 m for v0 = 2 m/s, mu = 0.5). VBD: IPC-style smoothed friction, which is
+// exact above eps_v = 1 cm/s; AVBD: the friction rows bounded by mu |lambda_n|.
+TEST_P(VbdContact, FrictionStopsASlidingBlockWhereCoulombPredicts) {
+  const SolverKind kind = GetParam();
+  const SimModel model = boxModel({-0.05f, 0.0f, -0.05f}, {0.1f, 0.1f, 0.1f}, {1, 1, 1}, Material{1e6f, 0.3f, 1000.0f, 0.0f});
+  SolverSettings settings;
+  settings.step.substeps = 10;
+  settings.step.iterations = 8;
+  settings.colliders.ground.friction = 0.5f;
+  State state = makeState(model);
+  for (auto& v : state.v) v = glm::vec4(2.0f, 0.0f, 0.0f, 0.0f);
+  auto solver = makeSolver(kind);
+  solver->reset(model, state);
+  StepDiagnostics diag;
+  auto comX = [&] {
+    double x = 0.0, m = 0.0;
+    for (uint32_t i = 0; i < model.vertexCount(); ++i) {
+      x += model.mass[i] * state.x[i].x;
+      m += model.mass[i];
+    }
+    return x / m;
+  };
+  const double x0 = comX();
+  for (int f = 0; f < 90; ++f) {  // 1.5 s; Coulomb stops it after v0 / (mu g) = 0.41 s
+    stepSimulation(model, settings, *solver, state, diag);
+    ASSERT_TRUE(diag.finite) << diag.problem;
+  }
+  const double expected = 2.0 * 2.0 / (2.0 * 0.5 * 9.81);
+  const double slid = comX() - x0;
+  std::printf("[ measured ] %s friction: slid %.4f m (Coulomb %.4f m), final speed %.3g m/s\n", nameOf(kind), slid,
+              expected, maxSpeed(state));
+  EXPECT_NEAR(slid, expected, 0.2 * expected);
+  EXPECT_LT(maxSpeed(state), 0.02);  // stopped: below twice VBD's static-friction threshold eps_v
+}
+
 INSTANTIATE_TEST_SUITE_P(Solvers, VbdContact, ::testing::Values(SolverKind::Vbd, SolverKind::Avbd),
                          [](const auto& info) { return std::string(nameOf(info.param)); });
 
