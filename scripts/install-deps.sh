@@ -7,7 +7,7 @@ PACKAGES=(
   libglfw3-dev libimgui-dev libstb-dev libglm-dev libepoxy-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libtinyobjloader-dev libtet1.5-dev nlohmann-json3-dev libcli11-dev libgtest-dev
-  xvfb xauth libgl1-mesa-dri mesa-utils ffmpeg
+  xvfb xauth libgl1-mesa-dri mesa-utils ffmpeg fonts-dejavu-core
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
