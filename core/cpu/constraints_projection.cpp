@@ -98,13 +98,22 @@ void projectScalar(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, cons
   } else {
     // PBD stiffness from the material (pbd_params.h): XPBD's first-projection
     // fraction k_ref at rate r (pbdRate2 = r^2), then the mapping's exponent.
-    const float kRef = alpha > 0.0f ? wGrad2 / (wGrad2 + alpha * ctx.pbdRate2) : 1.0f;
-    // 1 - (1 - kRef)^e via expm1/log1p: exact for the tiny kRef of soft materials.
-    const float k = ctx.pbdExponent == 1.0f ? kRef : -std::expm1(ctx.pbdExponent * std::log1p(-kRef));
+    // PBD has no multipliers, so a constraint's lambda slot caches its k for
+    // the substep: computed in the first iteration, reused after (the two
+    // transcendental calls were 40% of a PBD step).
     const float r = C / scale;
     ctx.residualSq += double(r) * r;
     ++ctx.residualCount;
     if (ctx.evaluateOnly) return;
+    float k;
+    if (lambda && ctx.iteration > 0) {
+      k = *lambda;
+    } else {
+      const float kRef = alpha > 0.0f ? wGrad2 / (wGrad2 + alpha * ctx.pbdRate2) : 1.0f;
+      // 1 - (1 - kRef)^e via expm1/log1p: exact for the tiny kRef of soft materials.
+      k = ctx.pbdExponent == 1.0f ? kRef : -std::expm1(ctx.pbdExponent * std::log1p(-kRef));
+      if (lambda) *lambda = k;
+    }
     s = clm::pbd_scale(C, wGrad2, k);  // PBD Eq. 9
     if (lambdaCap > 0.0f) s = std::clamp(s, -lambdaCap, lambdaCap);
   }
@@ -158,9 +167,22 @@ void projectPairXpbd(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, co
   ctx.residualCount += 2;
   *lambda0 += d0;
   *lambda1 += d1;
+  // Near rest the two terms nearly cancel (d0 gradC_D ~ -d1 gradC_H, each
+  // element-sized), so their float rounding would not sum to zero over the
+  // corners and would leak momentum. Both constraints are translation
+  // invariant (sum of corner gradients = 0), so corner 0 takes minus the sum
+  // of the others' combined gradients: sum_k m_k dx_k = 0 up to the rounding
+  // of x itself.
+  glm::vec3 G[8];
+  glm::vec3 sum(0.0f);
+  for (uint32_t k = 1; k < n; ++k) {
+    G[k] = d0 * grads0[k] + d1 * grads1[k];
+    sum += G[k];
+  }
+  G[0] = -sum;
   for (uint32_t k = 0; k < n; ++k) {
     const float w = x[ids[k]].w;
-    if (w != 0.0f) x[ids[k]] += glm::vec4(w * (d0 * grads0[k] + d1 * grads1[k]), 0.0f);
+    if (w != 0.0f) x[ids[k]] += glm::vec4(w * G[k], 0.0f);
   }
 }
 
@@ -170,6 +192,7 @@ void runProjectionIterations(ProjectionContext& ctx, int iterations, std::vector
   std::vector<glm::vec4>* jacobi = ctx.jacobiDelta;
   const float omega = ctx.settings->pbd.jacobiOmega;
   for (int it = 0; it < std::max(1, iterations); ++it) {
+    ctx.iteration = it;
     ctx.residualSq = 0.0;
     ctx.residualCount = 0;
     if (jacobi) std::fill(jacobi->begin(), jacobi->end(), glm::vec4(0.0f));

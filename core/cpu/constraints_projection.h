@@ -85,6 +85,7 @@ struct ProjectionContext {
   // True during the final measuring sweep: constraints add their residual at
   // the current x and lambda and move nothing.
   bool evaluateOnly = false;
+  int iteration = 0;  // index of the current iteration within the substep
 };
 
 // Fills the per-substep fields (bodies, exponent, ...) of ctx.
@@ -99,8 +100,8 @@ void prepareProjection(ProjectionContext& ctx, const SimModel& model, const Solv
 void projectScalar(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, const glm::vec3* grads, float C,
                    float alpha, float* lambda, float gammaD, float scale, float lambdaCap = 0.0f);
 
-// XPBD only: two constraints on the same n corners solved jointly
-// (xpbd_delta_lambda2); falls back to projectScalar one after the other when
+// XPBD only: two translation-invariant constraints (corner gradients sum to
+// zero) on the same n <= 8 corners solved jointly (xpbd_delta_lambda2); falls back to projectScalar one after the other when
 // the pair is singular (e.g. zero compliance with parallel gradients).
 void projectPairXpbd(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, const glm::vec3* grads0,
                      const glm::vec3* grads1, float C0, float C1, float alpha0, float alpha1, float* lambda0,

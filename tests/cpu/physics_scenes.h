@@ -1,0 +1,91 @@
+#pragma once
+// Small scenes and measurements for the solver physics tests (PBD, XPBD and,
+// through makeCpuSolver, VBD/AVBD).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/model/generators.h"
+#include "core/model/model_builder.h"
+#include "core/sim/solver_settings.h"
+#include "core/sim/state_setup.h"
+#include "core/sim/stepper.h"
+
+namespace tetlab::phystest {
+
+inline const char* solverName(SolverKind kind) {
+  switch (kind) {
+    case SolverKind::Pbd: return "PBD";
+    case SolverKind::Xpbd: return "XPBD";
+    case SolverKind::Vbd: return "VBD";
+    case SolverKind::Avbd: return "AVBD";
+  }
+  return "?";
+}
+
+inline std::string paramName(const testing::TestParamInfo<SolverKind>& info) { return solverName(info.param); }
+
+inline SimModel buildBox(glm::vec3 minCorner, glm::vec3 size, glm::uvec3 cells, const Material& material) {
+  BodyDesc body{makeBoxTetMesh(minCorner, size, cells), material, "box"};
+  auto built = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
+  return std::move(built).value();
+}
+
+inline double totalMass(const SimModel& m) {
+  double M = 0.0;
+  for (float mi : m.mass) M += mi;
+  return M;
+}
+
+inline glm::dvec3 centerOfMass(const SimModel& m, const State& s) {
+  glm::dvec3 c(0.0);
+  for (uint32_t i = 0; i < m.vertexCount(); ++i) c += double(m.mass[i]) * glm::dvec3(glm::vec3(s.x[i]));
+  return c / totalMass(m);
+}
+
+inline glm::dvec3 linearMomentum(const SimModel& m, const State& s) {
+  glm::dvec3 p(0.0);
+  for (uint32_t i = 0; i < m.vertexCount(); ++i) p += double(m.mass[i]) * glm::dvec3(glm::vec3(s.v[i]));
+  return p;
+}
+
+inline float minY(const State& s) {
+  float y = INFINITY;
+  for (const auto& x : s.x) y = std::min(y, x.y);
+  return y;
+}
+
+inline double maxSpeed(const State& s) {
+  double v = 0.0;
+  for (const auto& vi : s.v) v = std::max(v, double(glm::length(glm::vec3(vi))));
+  return v;
+}
+
+inline double currentVolume(const SimModel& m, const State& s) {
+  double V = 0.0;
+  for (const auto& t : m.tets) {
+    const glm::dvec3 p0 = glm::vec3(s.x[t.x]);
+    V += glm::dot(glm::dvec3(glm::vec3(s.x[t.y])) - p0,
+                  glm::cross(glm::dvec3(glm::vec3(s.x[t.z])) - p0, glm::dvec3(glm::vec3(s.x[t.w])) - p0)) /
+         6.0;
+  }
+  return V;
+}
+
+// Steps `frames` frames; fails the test (and returns false) on NaN/inf.
+inline bool run(const SimModel& model, const SolverSettings& settings, Solver& solver, State& state, int frames,
+                StepDiagnostics& diag) {
+  for (int f = 0; f < frames; ++f) {
+    stepSimulation(model, settings, solver, state, diag);
+    if (!diag.finite) {
+      ADD_FAILURE() << solverName(settings.solver) << " frame " << f << ": " << diag.problem;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace tetlab::phystest
