@@ -25,6 +25,7 @@ struct TetGrid {
   double h = 1.0;
   glm::ivec3 dims{1};
   std::vector<uint32_t> offsets, items;
+  std::vector<glm::dvec3> boxLo, boxHi;  // per tet
 
   glm::ivec3 cellOf(const glm::dvec3& p) const {
     glm::ivec3 c;
@@ -51,12 +52,16 @@ TetGrid buildGrid(const TetMesh& mesh) {
   const size_t cells = size_t(g.dims.x) * g.dims.y * g.dims.z;
   g.offsets.assign(cells + 1, 0);
   std::vector<glm::ivec3> cLo(mesh.tets.size()), cHi(mesh.tets.size());
+  g.boxLo.resize(mesh.tets.size());
+  g.boxHi.resize(mesh.tets.size());
   for (size_t t = 0; t < mesh.tets.size(); ++t) {
     glm::dvec3 a(mesh.positions[mesh.tets[t].x]), b = a;
     for (int k = 1; k < 4; ++k) {
       a = glm::min(a, glm::dvec3(mesh.positions[mesh.tets[t][k]]));
       b = glm::max(b, glm::dvec3(mesh.positions[mesh.tets[t][k]]));
     }
+    g.boxLo[t] = a;
+    g.boxHi[t] = b;
     cLo[t] = g.cellOf(a);
     cHi[t] = g.cellOf(b);
     for (int z = cLo[t].z; z <= cHi[t].z; ++z)
@@ -121,6 +126,8 @@ double distanceToTet(const TetMesh& mesh, uint32_t t, const glm::dvec3& p) {
 Result<SurfaceEmbedding> embedPoints(const TetMesh& mesh, std::span<const glm::vec3> points) {
   if (mesh.tets.empty() || mesh.positions.empty()) return Error{"cannot embed a surface in an empty tet mesh"};
   const TetGrid g = buildGrid(mesh);
+  // A tet spans several cells: stamp it per point so it is measured once.
+  std::vector<uint32_t> visited(mesh.tets.size(), UINT32_MAX);
   SurfaceEmbedding out;
   out.vertices.resize(points.size());
   out.weights.resize(points.size());
@@ -153,10 +160,16 @@ Result<SurfaceEmbedding> embedPoints(const TetMesh& mesh, std::span<const glm::v
               if (std::max({std::abs(x - c.x), std::abs(y - c.y), std::abs(z - c.z)}) != r) continue;
               const size_t cell = g.index({x, y, z});
               for (uint32_t k = g.offsets[cell]; k < g.offsets[cell + 1]; ++k) {
-                const double d = distanceToTet(mesh, g.items[k], p);
+                const uint32_t t = g.items[k];
+                if (visited[t] == uint32_t(i)) continue;
+                visited[t] = uint32_t(i);
+                // The box distance bounds the tet distance from below: skip far tets cheaply.
+                const glm::dvec3 gap = glm::max(glm::max(g.boxLo[t] - p, p - g.boxHi[t]), glm::dvec3(0.0));
+                if (glm::dot(gap, gap) >= bestDist * bestDist) continue;
+                const double d = distanceToTet(mesh, t, p);
                 if (d < bestDist) {
                   bestDist = d;
-                  bestTet = g.items[k];
+                  bestTet = t;
                 }
               }
             }

@@ -7,8 +7,10 @@
 #include <cmath>
 #include <sstream>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
+#include "core/mesh/surface_simplify.h"
 #include "core/mesh/voxel_fallback.h"
 
 namespace tetlab {
@@ -99,28 +101,55 @@ Result<TetResult> tetrahedralizeSurface(const SurfaceMesh& surface, const TetOpt
   if (tryTetGen) {
     report(TetPhase::TetGen, 0.0f);
     const auto t0 = std::chrono::steady_clock::now();
+    const double volume = std::fabs(out.surfaceChecks.signedVolume);
+    // A surface much denser than the target would force far more tets than
+    // asked for (TetGen keeps every surface triangle): simplify the copy TetGen sees.
+    SurfaceMesh simplified;
+    const SurfaceMesh* input = &surface;
+    std::string simplifyNote;
+    if (options.simplifyDenseSurface &&
+        double(surface.triangles.size()) > kDenseSurfaceTrianglesPerTet * double(options.targetTets)) {
+      SimplifyReport sr;
+      const size_t targetTriangles = size_t(std::max(4.0, kSimplifiedTrianglesPerTet * double(options.targetTets)));
+      Result<SurfaceMesh> simple = simplifySurface(surface, targetTriangles, &sr);
+      if (simple && checkSurface(*simple).selfIntersectingPairs == 0) {
+        simplified = std::move(simple.value());
+        input = &simplified;
+        out.simplifiedTriangles = simplified.triangles.size();
+        simplifyNote = "; the surface was simplified from " + std::to_string(surface.triangles.size()) + " to " +
+                       std::to_string(simplified.triangles.size()) +
+                       " triangles for TetGen (the original surface is drawn through the embedding)";
+      } else {
+        simplifyNote = "; the surface could not be simplified without self-intersections, so TetGen got all " +
+                       std::to_string(surface.triangles.size()) + " triangles";
+      }
+      if (cancelled()) return Error{"tetrahedralization cancelled"};
+    }
     TetGenSettings settings;
     settings.quality = options.quality;
     settings.radiusEdgeRatio = options.radiusEdgeRatio;
     settings.preserveSurface = options.preserveSurface;
-    const double volume = std::fabs(out.surfaceChecks.signedVolume);
     bool splitSurface = false;
     if (volume > 0.0) {
       settings.maxVolume = kMaxVolumeSlack * volume / double(options.targetTets);
       // Edge of a regular tet of the mean target volume: V = L^3 / (6 sqrt 2).
       const double targetEdge = std::cbrt(6.0 * std::sqrt(2.0) * volume / double(options.targetTets));
       splitSurface = options.preserveSurface && options.splitCoarseSurface &&
-                     meanEdgeLength(surface) > kCoarseSurfaceEdgeRatio * targetEdge;
+                     meanEdgeLength(*input) > kCoarseSurfaceEdgeRatio * targetEdge;
       if (splitSurface) settings.preserveSurface = false;
     }
     // Same unit box as callTetGen uses, so the reported switches are the ones TetGen sees.
-    const glm::dvec3 e = out.surfaceChecks.boundsMax - out.surfaceChecks.boundsMin;
-    const double unit = std::max({e.x, e.y, e.z});
+    glm::dvec3 lo(input->positions[0]), hi = lo;
+    for (const glm::vec3& p : input->positions) {
+      lo = glm::min(lo, glm::dvec3(p));
+      hi = glm::max(hi, glm::dvec3(p));
+    }
+    const double unit = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
     out.tetgenSwitches = tetgenSwitches(settings, unit > 0.0 ? 1.0 / unit : 1.0);
     IsolationOptions isolation;
     isolation.timeoutSeconds = options.tetgenTimeoutSeconds;
     isolation.fault = options.testFault;
-    Result<TetMesh> tg = runTetGenIsolated(surface, settings, isolation, cancel);
+    Result<TetMesh> tg = runTetGenIsolated(*input, settings, isolation, cancel);
     out.tetgenSeconds = secondsSince(t0);
     if (cancelled()) return Error{"tetrahedralization cancelled"};
     if (tg) {
@@ -128,6 +157,7 @@ Result<TetResult> tetrahedralizeSurface(const SurfaceMesh& surface, const TetOpt
       out.path = TetPath::TetGen;
       out.reason = "TetGen meshed the closed, manifold surface (switches " + out.tetgenSwitches + ")";
       if (splitSurface) out.reason += "; surface triangles were split because they are much larger than the target tets";
+      out.reason += simplifyNote;
       meshed = true;
     } else {
       out.tetgenError = tg.error().message;

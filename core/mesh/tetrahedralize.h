@@ -4,6 +4,8 @@
 //
 //   SurfaceMesh --checks--> closed, manifold, not self-intersecting, has volume?
 //        |  yes                                   | no (reason recorded)
+//        v                                        |
+//   (simplify a copy if much denser than the target tets)
 //        v                                        v
 //   TetGen in a child process --fails/crashes--> voxel fallback (winding number)
 //        \___________________  _____________________/
@@ -50,6 +52,8 @@ struct TetOptions {
   bool splitCoarseSurface = true;   // ... unless the surface is much coarser than the target tets (a
                                     // 12-triangle box), where -Y would block all refinement: then drop -Y.
                                     // The boundary lies on the input surface either way.
+  bool simplifyDenseSurface = true; // a surface with more than kDenseSurfaceTrianglesPerTet * targetTets
+                                    // triangles is simplified (quadric edge collapse) for TetGen only
   bool validateInput = true;        // reject open/non-manifold/self-intersecting/flat input before TetGen
   double tetgenTimeoutSeconds = 120.0;
   int voxelResolution = 0;          // fallback cells along the longest axis; 0 = from targetTets
@@ -63,6 +67,7 @@ struct TetResult {
   std::string tetgenSwitches;       // when TetGen was called
   std::string tetgenError;          // when TetGen was called and failed
   int voxelResolution = 0;          // when the fallback ran
+  size_t simplifiedTriangles = 0;   // triangles TetGen got when the surface was simplified, else 0
   SurfaceCheckReport surfaceChecks; // of the surface as given
   OrientationFixReport orientationFix;
   TetCleanupReport cleanup;
@@ -75,6 +80,11 @@ using TetProgress = std::function<void(TetPhase phase, float fraction)>;
 // Max tet volume handed to TetGen for a target count: a quality mesh's mean
 // tet is smaller than the bound, so the bound is kMaxVolumeSlack times the mean.
 inline constexpr double kMaxVolumeSlack = 1.5;
+// TetGen with -Y makes about 3 tets per surface triangle on the shared meshes
+// (bunny 1000 triangles -> 3689 tets at a 3000 target), so a surface is dense
+// above targetTets / 2 triangles and is simplified to targetTets / 3.
+inline constexpr double kDenseSurfaceTrianglesPerTet = 0.5;
+inline constexpr double kSimplifiedTrianglesPerTet = 1.0 / 3.0;
 // "Much coarser": mean surface edge above this times the target tet edge.
 inline constexpr double kCoarseSurfaceEdgeRatio = 2.0;
 // Below this |volume| / diagonal^3 a closed surface counts as flat (TetGen aborts on it).
