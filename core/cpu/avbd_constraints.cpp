@@ -47,7 +47,7 @@ float massOf(const SimModel& model, const State& state, uint32_t i) {
   return state.x[i].w > 0.0f ? 1.0f / state.x[i].w : model.mass[i];
 }
 
-// Initial / minimum penalty of a row whose lightest vertex has mass m: the absolute
+// Initial / minimum penalty of a row whose heaviest vertex has mass m: the absolute
 // k_start (Eq. 10) or kStartInertia m / h^2, whichever is larger, so the first
 // iterations already remove a fixed fraction of a violation whatever the units.
 float rowStart(const AvbdParams& p, float mass, float h) { return std::max(p.kStart, p.kStartInertia * mass / (h * h)); }
@@ -103,10 +103,10 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
   const Attachment& mouse = state.mouse;
   const bool same = mouse.active && mouseActive_ && mouse.vertices == mouseVertices_;
   const float mouseCap = p.hardAttachment ? p.kMax : softCap(p, mouse.stiffness);
-  float mouseMass = 1e30f;
+  float mouseMass = 0.0f;
   for (uint32_t v : mouse.vertices)
-    if (v < n) mouseMass = std::min(mouseMass, massOf(model, state, v));
-  const float mouseStart = std::min(rowStart(p, mouse.vertices.empty() ? 0.0f : mouseMass, h), mouseCap);
+    if (v < n) mouseMass = std::max(mouseMass, massOf(model, state, v));
+  const float mouseStart = std::min(rowStart(p, mouseMass, h), mouseCap);
   for (uint32_t r = 0; r < 3; ++r) {
     if (same)
       warmRow(state, layout_.mouse + r, p, p.hardAttachment, mouseStart, mouseCap);

@@ -43,10 +43,11 @@ struct AvbdParams {
   // with link strain 2 % at beta = 1e5, 0.15 % at 1e8, 0.04 % at 1e9. Set for metre-scale scenes.
   float beta = 1.0e9f;
   float kStart = 1.0e3f;  // initial and minimum penalty k_start (Eq. 10, 19) [N/m] ...
-  float kStartInertia = 1.0f;  // ... raised per row to kStartInertia * m / h^2, m = the row's lightest vertex
-                               // mass [-]: an absolute k_start is too weak for heavy vertices and too strong
-                               // for light ones; against the vertex's own inertia m/h^2 the first primal
-                               // step removes ~kStartInertia / (1 + kStartInertia) of a violation
+  float kStartInertia = 1.0f;  // ... raised per row to kStartInertia * m / h^2 [-], m = the heaviest vertex of
+                               // the row: an absolute k_start is too weak for heavy vertices (the heavy end of
+                               // a hard link would barely respond) and too strong for light ones; against the
+                               // inertia m/h^2 the first primal step removes ~kStartInertia / (1 + kStartInertia)
+                               // of a violation at that vertex, whatever the units
   float kMax = 1.0e9f;    // upper bound on every penalty [N/m]
 
   // --- which constraints are hard (infinite stiffness, lambda accumulates) ---
