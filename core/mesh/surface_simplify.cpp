@@ -10,6 +10,7 @@
 #include <queue>
 #include <vector>
 
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
 
@@ -23,19 +24,25 @@ namespace {
 constexpr double kMinTriangleQuality = 0.05;
 // A face normal may turn by at most ~78 degrees in one collapse.
 constexpr double kMinNormalCosine = 0.2;
+// A collapse may move the surface by at most this fraction of the bounding-box
+// diagonal (RMS over the merged planes); past it simplification stops short.
+constexpr double kMaxRelativeDeviation = 0.005;
 
 // Symmetric 4x4 error quadric Q = sum area * p p^T, p = (n, d) (Garland & Heckbert 1997, Sec. 4).
 struct Quadric {
   double a[10] = {0};  // xx xy xz xd yy yz yd zz zd dd
+  double weight = 0.0; // summed plane weights (areas): error / weight is a mean squared distance
   void addPlane(const glm::dvec3& n, double d, double w) {
     const double p[4] = {n.x, n.y, n.z, d};
     int k = 0;
     for (int i = 0; i < 4; ++i)
       for (int j = i; j < 4; ++j) a[k++] += w * p[i] * p[j];
+    weight += w;
   }
   Quadric operator+(const Quadric& o) const {
     Quadric r;
     for (int i = 0; i < 10; ++i) r.a[i] = a[i] + o.a[i];
+    r.weight = weight + o.weight;
     return r;
   }
   // v^T Q v with v = (x, y, z, 1) (Garland & Heckbert Eq. 2).
@@ -47,6 +54,7 @@ struct Quadric {
 
 struct Candidate {
   double cost;
+  double rmsDistance;  // sqrt(cost / weight): how far, on average, from the original planes
   uint32_t u, v;
   uint32_t versionU, versionV;
   glm::dvec3 position;
@@ -64,11 +72,18 @@ class Simplifier {
   explicit Simplifier(const SurfaceMesh& s) {
     pos_.reserve(s.positions.size());
     for (const glm::vec3& p : s.positions) pos_.push_back(glm::dvec3(p));
+    glm::dvec3 lo = pos_[0], hi = pos_[0];
+    for (const glm::dvec3& p : pos_) {
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
+    }
+    maxDeviation_ = kMaxRelativeDeviation * glm::length(hi - lo);
     tris_ = s.triangles;
     faceAlive_.assign(tris_.size(), 1);
     alive_ = tris_.size();
     vertexFaces_.resize(pos_.size());
     version_.assign(pos_.size(), 0);
+    refused_.resize(pos_.size());
     quadric_.resize(pos_.size());
     for (uint32_t f = 0; f < tris_.size(); ++f) {
       const glm::uvec3 t = tris_[f];
@@ -93,7 +108,11 @@ class Simplifier {
       heap_.pop();
       if (version_[c.u] != c.versionU || version_[c.v] != c.versionV) continue;  // stale
       if (!collapse(c)) {
+        // Refused here and now, but a later collapse nearby may make it valid:
+        // remember it at both ends and offer it again when their rings change.
         ++report.rejectedCollapses;
+        refused_[c.u].push_back(c.v);
+        refused_[c.v].push_back(c.u);
         continue;
       }
       ++report.collapses;
@@ -142,7 +161,8 @@ class Simplifier {
         best = p;
         bestCost = q.error(p);
       }
-    heap_.push({std::max(bestCost, 0.0), u, v, version_[u], version_[v], best});
+    bestCost = std::max(bestCost, 0.0);
+    heap_.push({bestCost, q.weight > 0.0 ? std::sqrt(bestCost / q.weight) : 0.0, u, v, version_[u], version_[v], best});
   }
 
   void ring(uint32_t v, std::vector<uint32_t>& out) const {
@@ -169,7 +189,12 @@ class Simplifier {
     size_t common = 0;
     for (uint32_t w : ringU_) common += std::binary_search(ringV_.begin(), ringV_.end(), w);
     if (common != 2) return false;
-    // No remaining face may flip or turn into a sliver.
+    if (c.rmsDistance > maxDeviation_) return false;
+    // No remaining face may flip, and the worst face shape around the edge may
+    // not get worse than it was (or than kMinTriangleQuality): removing a
+    // sliver is allowed even if a neighbour stays thin.
+    double worstBefore = 1.0, worstAfter = 1.0;
+    for (uint32_t f : shared) worstBefore = std::min(worstBefore, triangleQuality(pos_[tris_[f].x], pos_[tris_[f].y], pos_[tris_[f].z]));
     for (uint32_t moved : {u, v}) {
       for (uint32_t f : vertexFaces_[moved]) {
         if (f == shared[0] || f == shared[1]) continue;
@@ -182,10 +207,11 @@ class Simplifier {
         const glm::dvec3 n1 = glm::cross(q[1] - q[0], q[2] - q[0]);
         const double l0 = glm::length(n0), l1 = glm::length(n1);
         if (!(l1 > 0.0) || glm::dot(n0, n1) < kMinNormalCosine * l0 * l1) return false;
-        const double before = triangleQuality(p[0], p[1], p[2]);
-        if (triangleQuality(q[0], q[1], q[2]) < std::min(kMinTriangleQuality, before)) return false;
+        worstBefore = std::min(worstBefore, triangleQuality(p[0], p[1], p[2]));
+        worstAfter = std::min(worstAfter, triangleQuality(q[0], q[1], q[2]));
       }
     }
+    if (worstAfter < std::min(kMinTriangleQuality, worstBefore)) return false;
     // Collapse v into u.
     for (uint32_t f : shared) {
       faceAlive_[f] = 0;
@@ -209,6 +235,13 @@ class Simplifier {
     // validity is re-checked when they are popped).
     ring(u, ringU_);
     for (uint32_t w : ringU_) push(std::min(u, w), std::max(u, w));
+    for (uint32_t w : ringU_) {
+      for (uint32_t x : refused_[w])
+        if (!vertexFaces_[x].empty() && x != u) push(std::min(w, x), std::max(w, x));
+      refused_[w].clear();
+    }
+    refused_[u].clear();
+    refused_[v].clear();
     return true;
   }
 
@@ -221,6 +254,8 @@ class Simplifier {
   std::vector<Quadric> quadric_;
   std::priority_queue<Candidate, std::vector<Candidate>, std::greater<Candidate>> heap_;
   std::vector<uint32_t> ringU_, ringV_;
+  std::vector<std::vector<uint32_t>> refused_;  // per vertex: other ends of refused candidates
+  double maxDeviation_ = 0.0;
 };
 
 }  // namespace

@@ -7,8 +7,11 @@
 // through the embedding instead.
 //
 // Each collapse is checked before it is done: the link condition (Dey et al.
-// 1999) keeps the surface manifold, and no remaining triangle may flip or
-// become a sliver, so a closed manifold input stays closed and manifold.
+// 1999) keeps the surface manifold, no remaining triangle may flip, the worst
+// triangle shape around the edge may not get worse, and the surface may not
+// move by more than 0.5% of the bounding-box diagonal. A refused collapse is
+// offered again when its neighbourhood changes, so thin regions (the sliver
+// fans at a UV sphere's poles) do not stall and push all the error elsewhere.
 #include <cstddef>
 
 #include "core/mesh/tet_mesh.h"
@@ -24,7 +27,7 @@ struct SimplifyReport {
 };
 
 // Collapses edges, cheapest quadric error first, until at most
-// targetTriangles remain or no valid collapse is left. The input must be
+// targetTriangles remain or no valid collapse is left (then it stops short). The input must be
 // closed and manifold (Error otherwise).
 Result<SurfaceMesh> simplifySurface(const SurfaceMesh& surface, size_t targetTriangles,
                                     SimplifyReport* outReport = nullptr);
