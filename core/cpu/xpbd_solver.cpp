@@ -5,6 +5,8 @@
 #include "core/cpu/xpbd_solver.h"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "core/cpu/constraints_projection.h"
 #include "core/sim/solver_settings.h"
@@ -35,6 +37,14 @@ class XpbdSolver final : public Solver {
     ctx_.jacobiDelta = nullptr;
     runProjectionIterations(ctx_, settings.step.iterations, out.residualHistory);
     out.maxViolation = std::max(out.maxViolation, hardConstraintViolation(ctx_));
+    if (ctx_.families.neoHookean && out.warning.empty()) {
+      const float limit = xpbdShearLimitSubstep(model);
+      if (h > limit)
+        out.warning = "XPBD Neo-Hookean: substep " + std::to_string(h) + " s exceeds the explicit shear limit " +
+                      std::to_string(limit) + " s of this mesh and material; use at least " +
+                      std::to_string(int(std::ceil(settings.step.dt / limit))) +
+                      " substeps, a softer material, or strain-based constraints";
+    }
   }
 
  private:
@@ -43,6 +53,21 @@ class XpbdSolver final : public Solver {
 };
 
 }  // namespace
+
+float xpbdShearLimitSubstep(const SimModel& model) {
+  std::vector<float> minEdge(model.materials.size(), INFINITY);
+  for (uint32_t e = 0; e < model.edgeCount(); ++e) {
+    const uint32_t b = model.vertexBody[model.edges[e].x];
+    minEdge[b] = std::min(minEdge[b], model.restLength[e]);
+  }
+  float limit = INFINITY;
+  for (size_t b = 0; b < model.materials.size(); ++b) {
+    const Material& m = model.materials[b];
+    const float cs = std::sqrt(lameFromYoungPoisson(m.youngsModulus, m.poissonRatio).mu / m.density);
+    if (cs > 0.0f) limit = std::min(limit, kXpbdShearLimitFactor * minEdge[b] / cs);
+  }
+  return limit;
+}
 
 std::unique_ptr<Solver> makeXpbdSolver() { return std::make_unique<XpbdSolver>(); }
 

@@ -113,7 +113,16 @@ uint32_t roundUpEven(uint32_t n) { return std::max(2u, n + (n & 1u)); }
 TetMesh makeBoxTetMesh(glm::vec3 minCorner, glm::vec3 size, glm::uvec3 cells, CubeSplit split) {
   LatticeSpec spec;
   spec.cells = glm::max(cells, glm::uvec3(1u));
-  spec.split = split;
+  spec.split = split == CubeSplit::Five ? CubeSplit::Five : CubeSplit::Six;
+  if (split == CubeSplit::SixSymmetric) {
+    const glm::uvec3 c = spec.cells;
+    spec.mirror = [c](glm::uvec3 cell) {
+      uint32_t m = 0;
+      for (int a = 0; a < 3; ++a)
+        if (c[a] % 2 == 0 && cell[a] < c[a] / 2) m |= 1u << a;
+      return m;
+    };
+  }
   const glm::vec3 cellSize = size / glm::vec3(spec.cells);
   return mapLattice(spec, [&](glm::uvec3 p) { return minCorner + glm::vec3(p) * cellSize; });
 }

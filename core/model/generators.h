@@ -16,7 +16,13 @@
 
 namespace tetlab {
 
-enum class CubeSplit : uint8_t { Five, Six };
+enum class CubeSplit : uint8_t {
+  Five,          // 5 tets per cube, checkerboard parity
+  Six,           // 6 tets per cube (Kuhn), every cube cut along the same diagonal
+  SixSymmetric,  // Kuhn, mirrored about the box's mid-plane on every axis with an even cell count:
+                 // the mesh then has the box's mirror symmetries, so e.g. a beam loaded along y
+                 // does not also bend along z (the plain Kuhn lattice couples them)
+};
 
 // Axis-aligned box [minCorner, minCorner + size] of cells.x * cells.y * cells.z
 // cubes (cells >= 1 each). (cells+1)^3 vertices, 5 or 6 tets per cell.

@@ -29,6 +29,7 @@ struct StepDiagnostics {
   bool finite = true;                  // false: NaN/inf found, step stopped
   int64_t badVertex = -1;              // first non-finite vertex
   std::string problem;                 // human-readable, set when !finite
+  std::string warning;                 // human-readable, set when the step ran outside a solver's safe range
   double stepMs = 0.0;
   StageTimes stages;
 };

@@ -34,7 +34,7 @@ Result<Scene> makePresetScene(std::string_view name, const PresetOptions& option
   std::function<bool(glm::vec3)> pin;
   if (name == "beam") {
     const float t = 0.1f;
-    body.mesh = makeBoxTetMesh({0.0f, -0.5f * t, -0.5f * t}, {1.0f, t, t}, {10 * N, N, N});
+    body.mesh = makeBoxTetMesh({0.0f, -0.5f * t, -0.5f * t}, {1.0f, t, t}, {10 * N, N, N}, CubeSplit::SixSymmetric);
     const float tol = 1e-3f * t / float(N);
     pin = [tol](glm::vec3 p) { return p.x <= tol; };
     scene.settings.colliders.ground.enabled = false;
@@ -43,7 +43,7 @@ Result<Scene> makePresetScene(std::string_view name, const PresetOptions& option
     body.mesh = makeSphereTetMesh({0.0f, 0.5f + r, 0.0f}, r, 2 * N);
   } else if (name == "hang") {
     const glm::vec3 lo{0.0f, 0.4f, 0.0f}, size{0.6f, 0.6f, 0.03f};
-    body.mesh = makeBoxTetMesh(lo, size, {8 * N, 8 * N, N});
+    body.mesh = makeBoxTetMesh(lo, size, {8 * N, 8 * N, N}, CubeSplit::SixSymmetric);
     const float tol = 1e-3f * size.x / float(8 * N);
     pin = [=](glm::vec3 p) {
       return p.y >= lo.y + size.y - tol && (p.x <= lo.x + tol || p.x >= lo.x + size.x - tol);

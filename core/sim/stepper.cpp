@@ -25,6 +25,7 @@ void resetDiagnostics(StepDiagnostics& d) {
   d.finite = true;
   d.badVertex = -1;
   d.problem.clear();
+  d.warning.clear();
   d.stepMs = 0.0;
   d.stages = {};
 }

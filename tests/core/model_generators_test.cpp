@@ -54,12 +54,12 @@ int boundaryEuler(const SimModel& model) {
 }
 
 TEST(ModelGenerators, BoxCountsVolumeAndConformity) {
-  for (CubeSplit split : {CubeSplit::Five, CubeSplit::Six}) {
+  for (CubeSplit split : {CubeSplit::Five, CubeSplit::Six, CubeSplit::SixSymmetric}) {
     const glm::uvec3 n{4, 3, 5};
     const glm::vec3 size{1.0f, 0.6f, 2.0f};
     const TetMesh mesh = makeBoxTetMesh({-0.5f, 0.0f, 1.0f}, size, n, split);
     EXPECT_EQ(mesh.positions.size(), size_t(5 * 4 * 6));
-    EXPECT_EQ(mesh.tets.size(), size_t(n.x * n.y * n.z * (split == CubeSplit::Six ? 6 : 5)));
+    EXPECT_EQ(mesh.tets.size(), size_t(n.x * n.y * n.z * (split == CubeSplit::Five ? 5 : 6)));
     double minV = 0.0;
     const double volume = totalVolume(mesh, &minV);
     EXPECT_NEAR(volume, 1.2, 1.2 * 1e-5);

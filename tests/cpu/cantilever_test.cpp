@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/cpu/xpbd_solver.h"
 #include "core/sim/presets.h"
 #include "core/sim/solver_settings.h"
 #include "core/sim/state_setup.h"
@@ -49,7 +50,7 @@ struct BlockMatrix {
 };
 
 // Static linear FEM: K u = f with f = m g, u = 0 on pinned vertices. Returns the COM drop.
-double femComDrop(const Scene& scene) {
+double femComDrop(const Scene& scene, double* outLateral = nullptr) {
   const SimModel& m = scene.model;
   const uint32_t n = m.vertexCount();
   BlockMatrix K;
@@ -128,11 +129,13 @@ double femComDrop(const Scene& scene) {
     rz = rzNew;
   }
   EXPECT_LT(it, 20000) << "CG did not converge";
-  double M = 0.0, drop = 0.0;
+  double M = 0.0, drop = 0.0, lateral = 0.0;
   for (uint32_t v = 0; v < n; ++v) {
     M += m.mass[v];
     drop -= m.mass[v] * u[v].y;
+    lateral += m.mass[v] * u[v].z;
   }
+  if (outLateral) *outLateral = lateral / M;
   return drop / M;
 }
 
@@ -172,7 +175,11 @@ double simulatedComDrop(const Scene& scene, SolverKind kind, int substeps, int i
 
 TEST(Cantilever, FemApproachesBeamTheoryWithRefinement) {
   const double eb = eulerBernoulliComDrop();
-  const double r2 = femComDrop(beamScene(2)) / eb;
+  double lateral2 = 0.0;
+  const double r2 = femComDrop(beamScene(2), &lateral2) / eb;
+  // The preset's mirrored Kuhn lattice is symmetric about z = 0, so a load
+  // along y cannot move the centre of mass along z (CG's residual 1e-12 bounds it).
+  EXPECT_LT(std::fabs(lateral2), 1e-9 * r2 * eb);
   const double r4 = femComDrop(beamScene(4)) / eb;
   std::printf("Euler-Bernoulli COM drop %.4e m; FEM / beam theory: 2 cells thick %.3f, 4 cells thick %.3f\n", eb, r2,
               r4);
@@ -190,15 +197,37 @@ TEST(Cantilever, FemApproachesBeamTheoryWithRefinement) {
 // XPBD's Gauss-Newton step drops its geometric stiffness C_D d2C_D, so the
 // shear response is integrated explicitly: stable only for h below ~ the
 // element's shear-wave crossing time l / c_s (here l = 0.05 m, c_s =
-// sqrt(mu / rho) = 196 m/s: 2.5e-4 s). Small steps (Macklin et al. 2019) with
-// 250 substeps per 1/60 s frame (h = 6.7e-5 s) satisfy it; XPBD then sits a
-// little soft of FEM, the O(h) error of one iteration per substep.
+// sqrt(mu / rho) = 196 m/s: 2.5e-4 s; at 100 substeps, h = 0.65 of it, XPBD
+// oscillates without bound). Small steps (Macklin et al. 2019) with 250
+// substeps per 1/60 s frame (h = 6.7e-5 s, inside xpbdShearLimitSubstep)
+// satisfy it; XPBD then sits a little soft of FEM, the O(h) error of one
+// iteration per substep.
 TEST(Cantilever, XpbdMatchesStaticFemWithinTenPercent) {
   const Scene scene = beamScene(2);
   const double fem = femComDrop(scene);
   const double xpbd = simulatedComDrop(scene, SolverKind::Xpbd, 250, 1, 1.0);
   std::printf("COM drop: FEM %.4e m, XPBD (250 substeps, 1 iteration) %.4e m, ratio %.3f\n", fem, xpbd, xpbd / fem);
   EXPECT_NEAR(xpbd / fem, 1.0, 0.10);
+}
+
+TEST(Cantilever, XpbdWarnsOutsideItsShearLimit) {
+  const Scene scene = beamScene(2);
+  // 0.3 * shortest edge / sqrt(mu / rho): 0.3 * 0.05 m / 196.1 m/s = 7.65e-5 s.
+  const LameParameters lame = lameFromYoungPoisson(kE, kNu);
+  const double expected = kXpbdShearLimitFactor * 0.05 / std::sqrt(lame.mu / kRho);
+  EXPECT_NEAR(xpbdShearLimitSubstep(scene.model), expected, 1e-4 * expected);
+  for (int substeps : {100, 250}) {
+    SolverSettings settings = scene.settings;
+    settings.solver = SolverKind::Xpbd;
+    settings.step.substeps = substeps;
+    State state = makeSceneState(scene);
+    auto solver = makeCpuSolver(SolverKind::Xpbd);
+    solver->reset(scene.model, state);
+    StepDiagnostics diag;
+    stepSimulation(scene.model, settings, *solver, state, diag);
+    const bool outside = settings.step.dt / substeps > expected;
+    EXPECT_EQ(!diag.warning.empty(), outside) << substeps << " substeps: '" << diag.warning << "'";
+  }
 }
 
 TEST(Cantilever, VbdMatchesStaticFemWithinTenPercent) {

@@ -1,0 +1,39 @@
+#pragma once
+// `tetlab run`: a scripted, headless simulation for experiments and tests
+// (issue 4 item 5). No GL: it runs on machines without a display.
+//
+//   tetlab run (--mesh FILE.obj | --preset beam|drop|hang) --solver pbd|xpbd|vbd|avbd
+//              [--backend cpu|opencl] --frames N [--dt S] [--substeps K] [--iterations I]
+//              [--youngs E] [--poisson NU] [--density RHO] [--stats out.csv] [--cells-thick N]
+#include <optional>
+#include <string>
+
+namespace tetlab {
+
+struct RunArgs {
+  std::string mesh;                  // OBJ file; exclusive with preset
+  std::string preset;                // beam | drop | hang
+  std::string solver = "xpbd";       // pbd | xpbd | vbd | avbd
+  std::string backend = "cpu";       // cpu | opencl
+  int frames = 60;                   // frames to simulate, each of dt seconds
+  std::optional<float> dt;           // [s] frame time step (default StepSettings: 1/60)
+  std::optional<int> substeps;       // per frame (default StepSettings)
+  std::optional<int> iterations;     // per substep (default StepSettings)
+  std::optional<float> youngs;       // [Pa] (default: the preset's material)
+  std::optional<float> poisson;      // [-]
+  std::optional<float> density;      // [kg/m^3]
+  std::string stats;                 // CSV output path, one row per frame; empty: none
+  int cellsThick = 2;                // preset resolution (cells through the thickness)
+  int targetTets = 5000;             // --mesh: approximate tet count
+};
+
+// Columns of the --stats CSV, in order.
+inline constexpr const char* kRunStatsHeader =
+    "frame,time,kinetic,potential,elastic,total,residual,max_violation,min_y,com_x,com_y,com_z,step_ms";
+
+// Returns the exit code: 0 ok; 1 bad arguments or setup failure; 2 the
+// simulation produced NaN/inf (message names the frame and vertex).
+// Messages go to stderr, a one-line summary per run to stdout.
+int runRunCommand(const RunArgs& args);
+
+}  // namespace tetlab
