@@ -42,15 +42,43 @@ void projectTetConstraint(ProjectionContext& ctx, const TetView& tet, float C, c
   projectScalar(ctx, 4, tet.ids, g, C, alpha, lambda, gammaD, 1.0f);
 }
 
+void projectOneTet(ProjectionContext& ctx, uint32_t t);
+
 }  // namespace
 
 void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
+  const SimModel& model = *ctx.model;
+  // Jacobi (PBD): each tet solves its own constraints one after another
+  // (Gauss-Seidel inside the element) from the iteration's common positions;
+  // its net corner moves go to jacobiDelta as ONE contribution per corner, and
+  // the corners are put back so the next tet starts from the same positions.
+  std::vector<glm::vec4>* jacobi = ctx.jacobiDelta;
+  ctx.jacobiDelta = nullptr;
+  std::vector<glm::vec4>& X = ctx.state->x;
+  for (uint32_t t = begin; t < end; ++t) {
+    const glm::uvec4 ids = model.tets[t];
+    const glm::vec4 saved[4] = {X[ids.x], X[ids.y], X[ids.z], X[ids.w]};
+    projectOneTet(ctx, t);
+    if (jacobi) {
+      for (int c = 0; c < 4; ++c) {
+        const glm::vec3 d = glm::vec3(X[ids[c]]) - glm::vec3(saved[c]);
+        if (d != glm::vec3(0.0f)) (*jacobi)[ids[c]] += glm::vec4(d, 1.0f);
+        X[ids[c]] = saved[c];
+      }
+    }
+  }
+  ctx.jacobiDelta = jacobi;
+}
+
+namespace {
+
+void projectOneTet(ProjectionContext& ctx, uint32_t t) {
   const SimModel& model = *ctx.model;
   const State& state = *ctx.state;
   const PositionBasedConstraintParams& pb = ctx.settings->positionBased;
   float* lambda = ctx.state->lambda.data();
   const LambdaLayout& L = ctx.layout;
-  for (uint32_t t = begin; t < end; ++t) {
+  {
     const glm::uvec4 ids = model.tets[t];
     const TetView tet{{ids.x, ids.y, ids.z, ids.w}, toMat3(model.DmInv[t])};
     const BodyConstants& B = ctx.bodies[model.tetBody[t]];
@@ -92,6 +120,8 @@ void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
     }
   }
 }
+
+}  // namespace
 
 void projectEdgeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
   const SimModel& model = *ctx.model;

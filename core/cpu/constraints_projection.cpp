@@ -105,17 +105,24 @@ void projectScalar(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, cons
     ctx.residualSq += double(r) * r;
     ++ctx.residualCount;
     if (ctx.evaluateOnly) return;
+    // A capped constraint (the mouse) instead keeps the sum of its steps in
+    // the slot, since the cap bounds the whole substep's pull.
+    const bool capped = lambdaCap > 0.0f && lambda;
     float k;
-    if (lambda && ctx.iteration > 0) {
+    if (lambda && !capped && ctx.iteration > 0) {
       k = *lambda;
     } else {
       const float kRef = alpha > 0.0f ? wGrad2 / (wGrad2 + alpha * ctx.pbdRate2) : 1.0f;
       // 1 - (1 - kRef)^e via expm1/log1p: exact for the tiny kRef of soft materials.
       k = ctx.pbdExponent == 1.0f ? kRef : -std::expm1(ctx.pbdExponent * std::log1p(-kRef));
-      if (lambda) *lambda = k;
+      if (lambda && !capped) *lambda = k;
     }
     s = clm::pbd_scale(C, wGrad2, k);  // PBD Eq. 9
-    if (lambdaCap > 0.0f) s = std::clamp(s, -lambdaCap, lambdaCap);
+    if (capped) {
+      const float sum = ctx.iteration > 0 ? *lambda : 0.0f;
+      s = std::clamp(sum + s, -lambdaCap, lambdaCap) - sum;
+      *lambda = sum + s;
+    }
   }
   if (s == 0.0f) return;
   for (uint32_t k = 0; k < n; ++k) {
