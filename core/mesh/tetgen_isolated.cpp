@@ -63,7 +63,8 @@ bool childWork(int resultFd, const SurfaceMesh& surface, const TetGenSettings& s
     case ChildFault::Hang:
       for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     case ChildFault::GarbageOutput: {
-      const char junk[] = "this is not a tet mesh";
+      // Longer than a header, so the parent must reject it by content, not size.
+      const char junk[] = "this is not a tet mesh, just bytes that happen to be longer than a header";
       return writeAll(resultFd, junk, sizeof junk);
     }
   }
