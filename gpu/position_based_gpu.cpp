@@ -169,12 +169,12 @@ cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettin
     if ((e = s.lambda.fill(ctx.queue, 0.0f)) != CL_SUCCESS) return e;  // XPBD: lambda = 0 every substep
   }
   for (int it = 0; it < std::max(1, settings.step.iterations); ++it)
-    if ((e = enqueueIteration(ctx, settings, s, profiler)) != CL_SUCCESS) return e;
+    if ((e = enqueueIteration(ctx, settings, uint32_t(it), s, profiler)) != CL_SUCCESS) return e;
   return CL_SUCCESS;
 }
 
-cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSettings& settings, DeviceState& s,
-                                          Profiler& profiler) {
+cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSettings& settings, uint32_t iteration,
+                                          DeviceState& s, Profiler& profiler) {
   const ProjectionContext& pc = projection_;
   const ProjectionFamilies& f = pc.families;
   const LambdaLayout& L = pc.layout;
@@ -195,7 +195,7 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
       for (uint32_t c = 0; c < s.tetColors.count() && e == CL_SUCCESS; ++c) {
         const uint32_t begin = s.tetColors.begin(c), count = s.tetColors.end(c) - begin;
         e = setKernelArgs(k, begin, count, s.x, s.xPrev, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_,
-                          s.lambda, tetLambda, families, rate, stretch, shear);
+                          s.lambda, tetLambda, families, rate, iteration, stretch, shear);
         if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageTetColor_[c]));
       }
     }
@@ -204,7 +204,7 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
       for (uint32_t c = 0; c < s.edgeColors.count() && e == CL_SUCCESS; ++c) {
         const uint32_t begin = s.edgeColors.begin(c), count = s.edgeColors.end(c) - begin;
         e = setKernelArgs(k, begin, count, s.x, s.xPrev, s.edges, s.restLength, s.edgeVolume, s.vertexBody,
-                          bodies_, s.lambda, L.edges, rate);
+                          bodies_, s.lambda, L.edges, rate, iteration);
         if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageEdgeColor_[c]));
       }
     }
@@ -214,13 +214,13 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
     if (useTets) {
       cl::Kernel& k = program_.kernel(kJacobiTets);
       e = setKernelArgs(k, s.tetCount, s.x, s.xPrev, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_, s.lambda,
-                        tetLambda, families, rate, stretch, shear, tetDelta_);
+                        tetLambda, families, rate, iteration, stretch, shear, tetDelta_);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.tetCount, local, profiler.record(stageJacobi_));
     }
     if (useEdges && e == CL_SUCCESS) {
       cl::Kernel& k = program_.kernel(kJacobiEdges);
       e = setKernelArgs(k, s.edgeCount, s.x, s.xPrev, s.edges, s.restLength, s.edgeVolume, s.vertexBody, bodies_,
-                        s.lambda, L.edges, rate, edgeDelta_);
+                        s.lambda, L.edges, rate, iteration, edgeDelta_);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.edgeCount, local, profiler.record(stageJacobi_));
     }
     if ((useTets || useEdges) && e == CL_SUCCESS) {
@@ -249,7 +249,7 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
     const glm::vec4 target(mouse_.target, 0.0f);
     const glm::vec4 params(mouse_.stiffness, mouse_.maxForce, float(n), 0.0f);
     cl::Kernel& k = program_.kernel(kAttachment);
-    e = setKernelArgs(k, s.x, s.xPrev, s.lambda, L.attachment, ids, weights, target, params, rate);
+    e = setKernelArgs(k, s.x, s.xPrev, s.lambda, L.attachment, ids, weights, target, params, rate, iteration);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, 1, 0, profiler.record(stageAttachment_));
     if (e != CL_SUCCESS) return e;
   }

@@ -43,7 +43,8 @@ class PositionBasedGpu final : public GpuSolver {
   PositionBasedGpu(KernelProgram program, ProjectionMode mode) : program_(std::move(program)), mode_(mode) {}
   Status uploadIfChanged(const ClContext& ctx, const SolverSettings& settings);
   Status uploadTethers(const ClContext& ctx, const std::vector<uint32_t>& anchor, const std::vector<float>& length);
-  cl_int enqueueIteration(const ClContext& ctx, const SolverSettings& settings, DeviceState& s, Profiler& profiler);
+  cl_int enqueueIteration(const ClContext& ctx, const SolverSettings& settings, uint32_t iteration, DeviceState& s,
+                          Profiler& profiler);
 
   KernelProgram program_;
   ProjectionMode mode_;
