@@ -22,6 +22,9 @@
 
 namespace tetlab {
 
+class SimView;
+struct ViewSettings;
+
 // Look of the 3D view. Colours marked sRGB are display values (0..1).
 struct RenderSettings {
   glm::vec3 backgroundTop{0.40f, 0.45f, 0.53f};     // sRGB, top edge of the window
@@ -75,6 +78,14 @@ class Renderer {
 
   // Draws into the bound framebuffer's (0, 0, viewportSize) rectangle.
   void render(const OrbitCamera& camera, glm::ivec2 viewportSize, std::span<const GpuMesh* const> meshes,
+              const RenderSettings& settings) const;
+
+  // Draws a simulated scene (app/view_scene.h) as `view` asks: shaded surface,
+  // tet wireframe or cut-away, coloured by a field, with pins, colliders and
+  // the mouse attachment; the ground grid sits at the scene's ground height.
+  // Call scene.update(...) first in the same frame. The colour legend is not
+  // drawn here: the UI calls drawColorLegend (app/colormap.h) with scene.displayMin/Max.
+  void render(const OrbitCamera& camera, glm::ivec2 viewportSize, const SimView& scene, const ViewSettings& view,
               const RenderSettings& settings) const;
 
  private:
