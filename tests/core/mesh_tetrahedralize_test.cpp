@@ -98,7 +98,7 @@ std::string faultName(const ::testing::TestParamInfo<ChildFault>& info) {
   return "Unknown";
 }
 
-INSTANTIATE_TEST_SUITE_P(Faults, MeshTetGenChildFault,
+INSTANTIATE_TEST_SUITE_P(MeshFaults, MeshTetGenChildFault,
                          ::testing::Values(ChildFault::Segfault, ChildFault::Abort, ChildFault::ThrowInt,
                                            ChildFault::Hang, ChildFault::GarbageOutput),
                          faultName);
