@@ -12,6 +12,7 @@
 
 #include "app/asset_paths.h"
 #include "app/commands.h"
+#include "app/run_command.h"
 
 namespace tetlab {
 
@@ -45,10 +46,60 @@ void addInspectSubcommand(CLI::App& cli, SubcommandRun& outRun) {
   });
 }
 
+// `tetlab run (--mesh FILE | --preset NAME) --solver S ...`: the scripted
+// headless simulation of app/run_command.cpp (no window, no GL).
+void addRunSubcommand(CLI::App& cli, SubcommandRun& outRun) {
+  auto args = std::make_shared<RunArgs>();
+  auto dt = std::make_shared<float>(0.0f);
+  auto substeps = std::make_shared<int>(0);
+  auto iterations = std::make_shared<int>(0);
+  auto youngs = std::make_shared<float>(0.0f);
+  auto poisson = std::make_shared<float>(-1.0f);
+  auto density = std::make_shared<float>(0.0f);
+  CLI::App* run = cli.add_subcommand("run", "Simulate a preset or an OBJ without a window and report (CSV stats)");
+  CLI::Option* mesh = run->add_option("--mesh", args->mesh, "Triangle mesh (OBJ) dropped on the ground")
+                          ->option_text("FILE.obj");
+  CLI::Option* preset =
+      run->add_option("--preset", args->preset, "Built-in scene: beam, drop or hang")->option_text("NAME");
+  mesh->excludes(preset);
+  run->add_option("--solver", args->solver, "pbd, xpbd, vbd or avbd")->capture_default_str();
+  run->add_option("--backend", args->backend, "cpu or opencl")->capture_default_str();
+  run->add_option("--frames", args->frames, "Frames to simulate")->capture_default_str();
+  CLI::Option* dtOpt = run->add_option("--dt", *dt, "Frame time step [s]")->option_text("S");
+  CLI::Option* subOpt = run->add_option("--substeps", *substeps, "Substeps per frame")->option_text("K");
+  CLI::Option* itOpt = run->add_option("--iterations", *iterations, "Solver iterations per substep")->option_text("I");
+  CLI::Option* eOpt = run->add_option("--youngs", *youngs, "Young's modulus [Pa]")->option_text("E");
+  CLI::Option* nuOpt = run->add_option("--poisson", *poisson, "Poisson ratio [-]")->option_text("NU");
+  CLI::Option* rhoOpt = run->add_option("--density", *density, "Density [kg/m^3]")->option_text("RHO");
+  run->add_option("--stats", args->stats, "Write one CSV row per frame here")->option_text("FILE.csv");
+  run->add_option("--cells-thick", args->cellsThick, "Preset resolution: cells through the thickness")
+      ->capture_default_str();
+  run->add_option("--target-tets", args->targetTets, "--mesh: approximate tet count")->capture_default_str();
+  run->callback([=, &outRun] {
+    if (dtOpt->count()) args->dt = *dt;
+    if (subOpt->count()) args->substeps = *substeps;
+    if (itOpt->count()) args->iterations = *iterations;
+    if (eOpt->count()) args->youngs = *youngs;
+    if (nuOpt->count()) args->poisson = *poisson;
+    if (rhoOpt->count()) args->density = *density;
+    outRun = [args] {
+      RunArgs resolved = *args;
+      if (!args->mesh.empty()) {
+        Result<std::filesystem::path> path = resolveMeshPath(args->mesh, assetSearchDirs(executableDir(nullptr)));
+        if (path) resolved.mesh = path->string();  // else run reports the path as typed
+      }
+      return runRunCommand(resolved);
+    };
+  });
+}
+
 // The one place where subcommands are added. Each one owns its arguments
 // (shared with its callback) and, when selected, sets outRun, which main runs
 // after parsing succeeded; it returns the process exit code.
-void registerSubcommands(CLI::App& cli, SubcommandRun& outRun) { addInspectSubcommand(cli, outRun); }
+void registerSubcommands(CLI::App& cli, SubcommandRun& outRun) {
+  addInspectSubcommand(cli, outRun);
+  addRunSubcommand(cli, outRun);
+}
 
 struct RawFlags {
   std::string mesh;

@@ -1,0 +1,444 @@
+#include "core/scene/scene_build.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <glm/common.hpp>
+
+#include "core/mesh/obj_loader.h"
+#include "core/mesh/tet_cache.h"
+#include "core/mesh/tetrahedralize.h"
+#include "core/model/generators.h"
+#include "core/scene/rotation.h"
+#include "core/sim/state_setup.h"
+
+namespace tetlab {
+
+namespace {
+
+// SplitMix64 (Steele, Lea, Flood 2014): a fixed, portable generator, so a
+// scene and its seed give the same numbers on every platform and compiler
+// (std::uniform_real_distribution is implementation-defined).
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [-1, 1].
+  float symmetric() { return float(double(next() >> 11) * (2.0 / 9007199254740992.0) - 1.0); }
+
+ private:
+  uint64_t state_;
+};
+
+struct BodyGeometry {
+  TetMesh tets;
+  std::optional<SurfaceMesh> surface;  // OBJ bodies: the user's surface
+  std::string note;
+  std::vector<std::string> warnings;
+};
+
+TetOptions tetOptionsFor(const TetSpec& spec) {
+  TetOptions o;
+  o.targetTets = spec.targetTets;
+  o.quality = spec.quality;
+  o.radiusEdgeRatio = spec.radiusEdgeRatio;
+  o.method = spec.method;
+  o.voxelResolution = spec.voxelResolution;
+  return o;
+}
+
+// One progress window [begin, end) of the whole build per body.
+struct ProgressWindow {
+  const SceneBuildProgress* report = nullptr;
+  float begin = 0.0f, end = 1.0f;
+  void operator()(const std::string& stage, float f) const {
+    if (report && *report) (*report)(stage, begin + (end - begin) * std::clamp(f, 0.0f, 1.0f));
+  }
+};
+
+Result<BodyGeometry> makeMeshGeometry(const BodySpec& spec, const SceneBuildOptions& options,
+                                      const ProgressWindow& progress, const std::atomic<bool>* cancel) {
+  Result<std::filesystem::path> path = resolveSceneMeshPath(spec.meshPath, options.searchDirs);
+  if (!path) return path.error();
+  const std::string file = path->string();
+  progress("loading " + path->filename().string(), 0.0f);
+  ObjLoadOptions load;
+  load.normalizeScale = true;
+  load.fitSize = spec.fitSize;
+  Result<LoadedSurface> loaded = loadObj(file, load);
+  if (!loaded) return loaded.error();
+
+  BodyGeometry g;
+  g.warnings = loaded->report.warnings;
+  const TetOptions tetOptions = tetOptionsFor(spec.tets);
+  const TetCache cache(defaultTetCacheDir());
+  std::optional<TetResult> tets;
+  Result<uint64_t> key = tetCacheKeyForFile(file, load, tetOptions);
+  if (options.useTetCache && key) tets = cache.load(*key);
+  if (!tets) {
+    const TetProgress tetProgress = [&](TetPhase phase, float fraction) {
+      const float base = phase == TetPhase::Checking ? 0.05f : phase == TetPhase::Cleanup ? 0.9f : 0.15f;
+      const float width = phase == TetPhase::Checking ? 0.1f : phase == TetPhase::Cleanup ? 0.1f : 0.75f;
+      progress(std::string("tetrahedralizing ") + path->filename().string() + " (" + toString(phase) + ")",
+               base + width * fraction);
+    };
+    Result<TetResult> made = tetrahedralizeSurface(loaded->mesh, tetOptions, tetProgress, cancel);
+    if (!made) return Error{file + ": tetrahedralization failed: " + made.error().message};
+    tets = std::move(made).value();
+    if (options.useTetCache && key) (void)cache.store(*key, *tets);  // a failed cache write only costs time
+  }
+  g.note = std::string(toString(tets->path)) + (tets->fromCache ? " (cached)" : "") +
+           (tets->reason.empty() ? "" : ": " + tets->reason);
+  if (tets->mesh.tets.empty()) return Error{file + ": tetrahedralization produced no tets: raise target_tets"};
+  g.tets = std::move(tets->mesh);
+  g.surface = std::move(loaded->mesh);
+  return g;
+}
+
+// Keeps the tets whose centroid lies in one of the regions (each lattice cell's
+// tets have their centroids inside the cell, so whole cells are kept) and
+// drops the vertices no kept tet uses.
+TetMesh keepCells(const TetMesh& mesh, const std::vector<Region>& keep) {
+  TetMesh out;
+  std::vector<uint32_t> remap(mesh.positions.size(), UINT32_MAX);
+  for (const glm::uvec4& t : mesh.tets) {
+    const glm::vec3 c =
+        0.25f * (mesh.positions[t.x] + mesh.positions[t.y] + mesh.positions[t.z] + mesh.positions[t.w]);
+    bool inside = false;
+    for (const Region& r : keep) inside = inside || r.contains(c);
+    if (!inside) continue;
+    glm::uvec4 mapped;
+    for (int k = 0; k < 4; ++k) {
+      uint32_t& id = remap[t[k]];
+      if (id == UINT32_MAX) {
+        id = uint32_t(out.positions.size());
+        out.positions.push_back(mesh.positions[t[k]]);
+      }
+      mapped[k] = id;
+    }
+    out.tets.push_back(mapped);
+  }
+  return out;
+}
+
+Result<BodyGeometry> makeGeneratedGeometry(const BodySpec& spec) {
+  BodyGeometry g;
+  switch (spec.source) {
+    case BodySource::Box:
+      g.tets = makeBoxTetMesh(spec.box.min, spec.box.size, spec.box.cells, spec.box.split);
+      g.note = "box generator";
+      if (!spec.box.keep.empty()) {
+        g.tets = keepCells(g.tets, spec.box.keep);
+        g.note += ", " + std::to_string(g.tets.tets.size()) + " tets in the kept regions";
+        if (g.tets.tets.empty())
+          return Error{"box: no lattice cell has its centre inside a 'keep' region: check the regions against "
+                       "the box's min and size"};
+      }
+      break;
+    case BodySource::Sphere:
+      g.tets = makeSphereTetMesh(spec.sphere.center, spec.sphere.radius, spec.sphere.cellsAcross);
+      g.note = "sphere generator";
+      break;
+    case BodySource::Torus:
+      g.tets = makeTorusTetMesh(spec.torus.center, spec.torus.majorRadius, spec.torus.minorRadius,
+                                spec.torus.ringSegments, spec.torus.cellsAcross);
+      g.note = "torus generator";
+      break;
+    case BodySource::Mesh:
+      return Error{"internal: mesh body passed to the generator"};
+  }
+  return g;
+}
+
+// Applies the transform (scale, rotate, translate, random yaw and offset, lift) to
+// the tets and the surface alike. Rotations keep tet orientation positive.
+void placeBody(const BodyTransform& t, SplitMix64& rng, BodyGeometry& g) {
+  // Always draw the same count per body, so one body's random ranges never shift another's numbers.
+  const float yawUnit = rng.symmetric();
+  const glm::vec3 offsetUnit(rng.symmetric(), rng.symmetric(), rng.symmetric());
+
+  // Each step only when it does something, so an unmoved body keeps its generator's exact floats.
+  auto apply = [&g](auto&& f) {
+    for (glm::vec3& p : g.tets.positions) p = f(p);
+    if (g.surface)
+      for (glm::vec3& p : g.surface->positions) p = f(p);
+  };
+  if (t.scale != 1.0f || t.rotateDegrees != glm::vec3(0.0f)) {
+    const glm::mat3 R = rotationFromDegrees(t.rotateDegrees);
+    apply([&](glm::vec3 p) { return R * (t.scale * p); });
+  }
+  if (t.translate != glm::vec3(0.0f)) apply([&](glm::vec3 p) { return p + t.translate; });
+  if (yawUnit * t.randomYawDegrees != 0.0f) {
+    glm::vec3 lo(INFINITY), hi(-INFINITY);
+    for (const glm::vec3& p : g.tets.positions) {
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
+    }
+    const glm::vec3 pivot = 0.5f * (lo + hi);
+    const glm::mat3 yaw = rotationFromDegrees(glm::vec3(0.0f, yawUnit * t.randomYawDegrees, 0.0f));
+    apply([&](glm::vec3 p) { return yaw * (p - pivot) + pivot; });
+  }
+  const glm::vec3 offset = offsetUnit * t.randomOffset;
+  if (offset != glm::vec3(0.0f)) apply([&](glm::vec3 p) { return p + offset; });
+
+  if (t.lift) {
+    float minY = INFINITY;
+    for (const glm::vec3& p : g.tets.positions) minY = std::min(minY, p.y);
+    if (g.surface)
+      for (const glm::vec3& p : g.surface->positions) minY = std::min(minY, p.y);
+    const float dy = t.liftTo - minY;
+    for (glm::vec3& p : g.tets.positions) p.y += dy;
+    if (g.surface)
+      for (glm::vec3& p : g.surface->positions) p.y += dy;
+  }
+}
+
+// The body's boundary triangles with body-local surface vertices, each
+// embedded with weight 1 on its model vertex.
+RenderSurface boundarySurface(const SimModel& model, const BodyRange& range, uint32_t body) {
+  RenderSurface r;
+  r.name = range.name;
+  r.body = body;
+  r.fromBoundary = true;
+  std::vector<uint32_t> local(range.vertexEnd - range.vertexBegin, UINT32_MAX);
+  for (const glm::uvec3& t : model.boundaryTriangles) {
+    if (t.x < range.vertexBegin || t.x >= range.vertexEnd) continue;
+    glm::uvec3 tri;
+    for (int k = 0; k < 3; ++k) {
+      uint32_t& id = local[t[k] - range.vertexBegin];
+      if (id == UINT32_MAX) {
+        id = uint32_t(r.surface.positions.size());
+        r.surface.positions.push_back(model.restPositions[t[k]]);
+        r.embedding.vertices.push_back(glm::uvec4(t[k]));
+        r.embedding.weights.emplace_back(1.0f, 0.0f, 0.0f, 0.0f);
+        r.embedding.tet.push_back(0);
+      }
+      tri[k] = id;
+    }
+    r.surface.triangles.push_back(tri);
+  }
+  return r;
+}
+
+bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
+
+}  // namespace
+
+Result<std::filesystem::path> resolveSceneMeshPath(const std::string& path,
+                                                   const std::vector<std::filesystem::path>& searchDirs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path given(path);
+  if (fs::is_regular_file(given, ec)) return given;
+  std::string tried = "'" + path + "'";
+  if (given.is_relative()) {
+    for (const fs::path& dir : searchDirs) {
+      for (const fs::path& candidate : {dir / given, dir / "meshes" / given}) {
+        if (fs::is_regular_file(candidate, ec)) return candidate;
+        tried += ", '" + candidate.string() + "'";
+      }
+    }
+  }
+  return Error{"cannot find the mesh '" + path + "' (tried " + tried +
+               "): fix the path (relative paths are looked up next to the scene file and in assets/)"};
+}
+
+Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& options,
+                              const SceneBuildProgress& progress, const std::atomic<bool>* cancel) {
+  if (desc.bodies.empty()) return Error{"scene '" + desc.name + "' has no bodies: add at least one"};
+  const size_t n = desc.bodies.size();
+  // Mesh bodies dominate the time; generated ones are near-instant.
+  const float geometryShare = 0.85f;
+  SplitMix64 rng(desc.seed);
+  std::vector<BodyDesc> bodies;
+  std::vector<std::optional<SurfaceMesh>> surfaces;
+  BuiltScene built;
+  for (size_t i = 0; i < n; ++i) {
+    if (cancelled(cancel)) return Error{"loading cancelled"};
+    const BodySpec& spec = desc.bodies[i];
+    const std::string name = spec.name.empty() ? "body " + std::to_string(i + 1) : spec.name;
+    const ProgressWindow window{&progress, geometryShare * float(i) / float(n), geometryShare * float(i + 1) / float(n)};
+    window("preparing " + name, 0.0f);
+    Result<BodyGeometry> g = spec.source == BodySource::Mesh ? makeMeshGeometry(spec, options, window, cancel)
+                                                              : makeGeneratedGeometry(spec);
+    if (!g) return Error{"body '" + name + "': " + g.error().message};
+    placeBody(spec.transform, rng, *g);
+    for (const std::string& w : g->warnings) built.warnings.push_back(name + ": " + w);
+    BodyRange range;
+    range.name = name;
+    range.note = g->note;
+    range.tets = uint32_t(g->tets.tets.size());
+    built.bodies.push_back(range);
+    surfaces.push_back(std::move(g->surface));
+    bodies.push_back(BodyDesc{std::move(g->tets), spec.material, name});
+  }
+  if (cancelled(cancel)) return Error{"loading cancelled"};
+  if (progress) progress("building the model (colouring, adjacency)", geometryShare);
+
+  // Embeddings need the tet meshes before buildSimModel takes them over; ids are body-local here.
+  std::vector<std::optional<SurfaceEmbedding>> embeddings(n);
+  uint32_t base = 0;
+  for (size_t i = 0; i < n; ++i) {
+    built.bodies[i].vertexBegin = base;
+    base += uint32_t(bodies[i].mesh.positions.size());
+    built.bodies[i].vertexEnd = base;
+    if (!surfaces[i]) continue;
+    Result<SurfaceEmbedding> e = embedPoints(bodies[i].mesh, surfaces[i]->positions);
+    if (!e) return Error{"body '" + built.bodies[i].name + "': embedding the surface failed: " + e.error().message};
+    embeddings[i] = std::move(*e);
+  }
+
+  Result<SimModel> model = buildSimModel(bodies, {}, &built.report);
+  if (!model) return Error{"scene '" + desc.name + "': " + model.error().message};
+  built.scene.name = desc.name;
+  built.scene.model = std::move(model).value();
+  built.scene.settings = desc.settings;
+  const SimModel& m = built.scene.model;
+  if (progress) progress("render surfaces and pins", 0.97f);
+
+  for (size_t i = 0; i < n; ++i) {
+    const BodyRange& range = built.bodies[i];
+    if (embeddings[i]) {
+      RenderSurface r;
+      r.name = range.name;
+      r.body = uint32_t(i);
+      r.surface = std::move(*surfaces[i]);
+      r.embedding = std::move(*embeddings[i]);
+      for (glm::uvec4& ids : r.embedding.vertices) ids += glm::uvec4(range.vertexBegin);
+      built.surfaces.push_back(std::move(r));
+    } else {
+      built.surfaces.push_back(boundarySurface(m, range, uint32_t(i)));
+    }
+    built.initialVelocity.push_back(desc.bodies[i].initialVelocity);
+  }
+
+  // Pins: the bodies' regions, plus the file's explicit lists.
+  std::vector<uint8_t> pinned(m.vertexCount(), 0);
+  for (size_t i = 0; i < n; ++i) {
+    const BodyRange& range = built.bodies[i];
+    for (const PinRegion& region : desc.bodies[i].pins)
+      for (uint32_t v = range.vertexBegin; v < range.vertexEnd; ++v) {
+        const glm::vec3 p = m.restPositions[v];
+        if (glm::all(glm::greaterThanEqual(p, region.min)) && glm::all(glm::lessThanEqual(p, region.max))) pinned[v] = 1;
+      }
+  }
+  for (uint32_t v = 0; v < m.vertexCount(); ++v)
+    if (pinned[v]) built.regionPins.push_back(v);
+  for (const auto* list : {&desc.pinnedVertices, &desc.unpinnedVertices}) {
+    for (uint32_t v : *list)
+      if (v >= m.vertexCount())
+        return Error{"scene '" + desc.name + "': " + (list == &desc.pinnedVertices ? "pinned_vertices" : "unpinned_vertices") +
+                     " names vertex " + std::to_string(v) + " but the model has " + std::to_string(m.vertexCount()) +
+                     " vertices (the meshes or tet options changed since it was saved): remove the entry"};
+  }
+  // Density regions: per-tet scale on the body's density, then the lumped masses again.
+  bool anyDensityRegion = false;
+  for (const BodySpec& b : desc.bodies) anyDensityRegion = anyDensityRegion || !b.densityRegions.empty();
+  if (anyDensityRegion) {
+    built.tetDensityScale.assign(m.tetCount(), 1.0f);
+    for (uint32_t t = 0; t < m.tetCount(); ++t) {
+      const BodySpec& spec = desc.bodies[m.tetBody[t]];
+      const glm::uvec4 tet = m.tets[t];
+      const glm::vec3 c = 0.25f * (m.restPositions[tet.x] + m.restPositions[tet.y] + m.restPositions[tet.z] +
+                                   m.restPositions[tet.w]);
+      for (const DensityRegion& d : spec.densityRegions)
+        if (d.region.contains(c)) built.tetDensityScale[t] = d.density / spec.material.density;
+    }
+    recomputeLumpedMass(built.scene.model, built.tetDensityScale);
+  }
+  for (uint32_t v : desc.pinnedVertices) pinned[v] = 1;
+  for (uint32_t v : desc.unpinnedVertices) pinned[v] = 0;
+  for (uint32_t v = 0; v < m.vertexCount(); ++v)
+    if (pinned[v]) built.scene.pinned.push_back(v);
+  if (progress) progress("done", 1.0f);
+  return built;
+}
+
+void recomputeLumpedMass(SimModel& model, std::span<const float> tetDensityScale) {
+  std::vector<double> mass(model.vertexCount(), 0.0);
+  for (uint32_t t = 0; t < model.tetCount(); ++t) {
+    const double scale = t < tetDensityScale.size() ? double(tetDensityScale[t]) : 1.0;
+    const double quarter = double(model.materials[model.tetBody[t]].density) * scale * double(model.restVolume[t]) / 4.0;
+    for (int c = 0; c < 4; ++c) mass[model.tets[t][c]] += quarter;
+  }
+  for (uint32_t i = 0; i < model.vertexCount(); ++i) model.mass[i] = float(mass[i]);
+}
+
+State makeInitialState(const BuiltScene& built) {
+  State state = makeSceneState(built.scene);
+  for (size_t b = 0; b < built.bodies.size() && b < built.initialVelocity.size(); ++b)
+    for (uint32_t v = built.bodies[b].vertexBegin; v < built.bodies[b].vertexEnd; ++v)
+      if (state.x[v].w > 0.0f) state.v[v] = glm::vec4(built.initialVelocity[b], 0.0f);
+  return state;
+}
+
+// ---- SceneBuildJob ----
+
+namespace {
+double nowSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+SceneBuildJob::~SceneBuildJob() { stop(); }
+
+void SceneBuildJob::stop() {
+  cancel_ = true;
+  if (worker_.joinable()) worker_.join();
+  running_ = false;
+}
+
+void SceneBuildJob::start(SceneDesc desc, SceneBuildOptions options) {
+  stop();
+  cancel_ = false;
+  finished_ = false;
+  desc_ = desc;
+  {
+    std::lock_guard lock(mutex_);
+    result_.reset();
+    progress_ = Progress{"starting", 0.0f, 0.0};
+  }
+  startSeconds_ = nowSeconds();
+  running_ = true;
+  worker_ = std::thread([this, desc = std::move(desc), options = std::move(options)] {
+    const SceneBuildProgress report = [this](const std::string& stage, float fraction) {
+      std::lock_guard lock(mutex_);
+      progress_.stage = stage;
+      progress_.fraction = fraction;
+    };
+    Result<BuiltScene> r = buildScene(desc, options, report, &cancel_);
+    {
+      std::lock_guard lock(mutex_);
+      result_ = std::move(r);
+    }
+    running_ = false;
+    finished_ = true;
+  });
+}
+
+void SceneBuildJob::cancel() { cancel_ = true; }
+
+SceneBuildJob::Progress SceneBuildJob::progress() const {
+  std::lock_guard lock(mutex_);
+  Progress p = progress_;
+  p.elapsedSeconds = nowSeconds() - startSeconds_;
+  return p;
+}
+
+std::optional<Result<BuiltScene>> SceneBuildJob::take() {
+  if (!finished_) return std::nullopt;
+  if (worker_.joinable()) worker_.join();
+  std::lock_guard lock(mutex_);
+  std::optional<Result<BuiltScene>> out = std::move(result_);
+  result_.reset();
+  finished_ = false;
+  return out;
+}
+
+}  // namespace tetlab

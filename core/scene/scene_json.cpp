@@ -1,0 +1,340 @@
+#include "core/scene/scene_json.h"
+
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "core/scene/settings_json.h"
+
+namespace tetlab {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr uint32_t kMaxCells = 512;
+
+// ---- writing ----
+
+JsonOut writeMaterial(const Material& m) {
+  return {{"youngs_modulus", jsonFloat(m.youngsModulus)},
+          {"poisson_ratio", jsonFloat(m.poissonRatio)},
+          {"density", jsonFloat(m.density)},
+          {"damping", jsonFloat(m.damping)}};
+}
+
+JsonOut writeRegion(const Region& r) { return {{"min", jsonVec3(r.min)}, {"max", jsonVec3(r.max)}}; }
+
+JsonOut writeTransform(const BodyTransform& t) {
+  JsonOut out = {{"translate", jsonVec3(t.translate)},
+                 {"rotate_deg", jsonVec3(t.rotateDegrees)},
+                 {"scale", jsonFloat(t.scale)},
+                 {"random_offset", jsonVec3(t.randomOffset)},
+                 {"random_yaw_deg", jsonFloat(t.randomYawDegrees)}};
+  if (t.lift) out["lift_to"] = jsonFloat(t.liftTo);
+  return out;
+}
+
+JsonOut writeBody(const BodySpec& b) {
+  JsonOut out;
+  out["name"] = b.name;
+  switch (b.source) {
+    case BodySource::Mesh:
+      out["mesh"] = b.meshPath;
+      out["fit_size"] = jsonFloat(b.fitSize);
+      out["tets"] = {{"target_tets", b.tets.targetTets},
+                     {"quality", b.tets.quality},
+                     {"radius_edge_ratio", b.tets.radiusEdgeRatio},
+                     {"method", enumName(tetMethodNames(), b.tets.method)},
+                     {"voxel_resolution", b.tets.voxelResolution}};
+      break;
+    case BodySource::Box:
+      out["box"] = {{"min", jsonVec3(b.box.min)},
+                    {"size", jsonVec3(b.box.size)},
+                    {"cells", jsonUvec3(b.box.cells)},
+                    {"split", enumName(cubeSplitNames(), b.box.split)}};
+      if (!b.box.keep.empty()) {
+        JsonOut keep = JsonOut::array();
+        for (const Region& r : b.box.keep) keep.push_back(writeRegion(r));
+        out["box"]["keep"] = keep;
+      }
+      break;
+    case BodySource::Sphere:
+      out["sphere"] = {{"center", jsonVec3(b.sphere.center)},
+                       {"radius", jsonFloat(b.sphere.radius)},
+                       {"cells_across", b.sphere.cellsAcross}};
+      break;
+    case BodySource::Torus:
+      out["torus"] = {{"center", jsonVec3(b.torus.center)},
+                      {"major_radius", jsonFloat(b.torus.majorRadius)},
+                      {"minor_radius", jsonFloat(b.torus.minorRadius)},
+                      {"ring_segments", b.torus.ringSegments},
+                      {"cells_across", b.torus.cellsAcross}};
+      break;
+  }
+  out["transform"] = writeTransform(b.transform);
+  out["material"] = writeMaterial(b.material);
+  JsonOut pins = JsonOut::array();
+  for (const PinRegion& p : b.pins) pins.push_back(writeRegion(p));
+  out["pins"] = pins;
+  JsonOut densities = JsonOut::array();
+  for (const DensityRegion& d : b.densityRegions) {
+    JsonOut r = writeRegion(d.region);
+    r["density"] = jsonFloat(d.density);
+    densities.push_back(r);
+  }
+  out["density_regions"] = densities;
+  out["initial_velocity"] = jsonVec3(b.initialVelocity);
+  return out;
+}
+
+// ---- reading ----
+
+void readMaterial(JsonObject o, Material& m) {
+  o.read("youngs_modulus", m.youngsModulus, NumberRange::positive());
+  o.read("poisson_ratio", m.poissonRatio, {0.0, 0.5, false, true});
+  o.read("density", m.density, NumberRange::positive());
+  o.read("damping", m.damping, NumberRange::nonNegative());
+  o.finish();
+}
+
+// Reads "min"/"max" of a region object (the caller finishes it).
+Region readRegion(JsonObject& o) {
+  Region r;
+  if (!o.has("min") || !o.has("max")) JsonObject::fail(o.path(), "a region needs \"min\": [x, y, z] and \"max\": [x, y, z]");
+  o.read("min", r.min);
+  o.read("max", r.max);
+  if (!(r.min.x <= r.max.x && r.min.y <= r.max.y && r.min.z <= r.max.z))
+    JsonObject::fail(o.path(), "min must not exceed max on any axis");
+  return r;
+}
+
+// An array of region objects; extra(item, index) may read more keys of each.
+template <class Fn>
+void readRegions(JsonObject& parent, const char* key, Fn&& extra) {
+  const json* a = parent.array(key);
+  if (!a) return;
+  for (size_t i = 0; i < a->size(); ++i) {
+    JsonObject item((*a)[i], parent.childPath(key) + "/" + std::to_string(i));
+    const Region r = readRegion(item);
+    extra(item, r);
+    item.finish();
+  }
+}
+
+void readTransform(JsonObject o, BodyTransform& t) {
+  o.read("translate", t.translate);
+  o.read("rotate_deg", t.rotateDegrees);
+  o.read("scale", t.scale, NumberRange::positive());
+  o.read("random_offset", t.randomOffset, NumberRange::nonNegative());
+  o.read("random_yaw_deg", t.randomYawDegrees, NumberRange::closed(0.0, 180.0));
+  if (o.has("lift_to")) {
+    t.lift = true;
+    o.read("lift_to", t.liftTo);
+  }
+  o.finish();
+}
+
+void readTets(JsonObject o, TetSpec& t) {
+  o.read("target_tets", t.targetTets, 1, 10'000'000);
+  o.read("quality", t.quality);
+  o.read("radius_edge_ratio", t.radiusEdgeRatio, NumberRange::closed(1.0, 100.0));
+  o.readEnum("method", t.method, tetMethodNames());
+  o.read("voxel_resolution", t.voxelResolution, 0, 1024);
+  o.finish();
+}
+
+void readBody(JsonObject o, size_t index, BodySpec& b) {
+  b.name = "body " + std::to_string(index + 1);
+  o.read("name", b.name);
+  int sources = 0;
+  for (const char* key : {"mesh", "box", "sphere", "torus"}) sources += o.has(key) ? 1 : 0;
+  if (sources != 1)
+    JsonObject::fail(o.path(), sources == 0 ? "a body needs its geometry: one of \"mesh\": \"file.obj\", \"box\": {...}, "
+                                              "\"sphere\": {...} or \"torus\": {...}"
+                                            : "a body has exactly one of \"mesh\", \"box\", \"sphere\" or \"torus\"");
+  if (o.has("mesh")) {
+    b.source = BodySource::Mesh;
+    o.read("mesh", b.meshPath);
+    if (b.meshPath.empty()) JsonObject::fail(o.childPath("mesh"), "is empty: give the path of an OBJ file");
+  }
+  o.read("fit_size", b.fitSize, NumberRange::positive());
+  if (auto t = o.object("tets")) readTets(*t, b.tets);
+  if (auto g = o.object("box")) {
+    b.source = BodySource::Box;
+    g->read("min", b.box.min);
+    g->read("size", b.box.size, NumberRange::positive());
+    g->read("cells", b.box.cells, 1, kMaxCells);
+    g->readEnum("split", b.box.split, cubeSplitNames());
+    readRegions(*g, "keep", [&](JsonObject&, const Region& r) { b.box.keep.push_back(r); });
+    g->finish();
+  }
+  if (auto g = o.object("sphere")) {
+    b.source = BodySource::Sphere;
+    g->read("center", b.sphere.center);
+    g->read("radius", b.sphere.radius, NumberRange::positive());
+    g->read("cells_across", b.sphere.cellsAcross, 1, kMaxCells);
+    g->finish();
+  }
+  if (auto g = o.object("torus")) {
+    b.source = BodySource::Torus;
+    g->read("center", b.torus.center);
+    g->read("major_radius", b.torus.majorRadius, NumberRange::positive());
+    g->read("minor_radius", b.torus.minorRadius, NumberRange::positive());
+    g->read("ring_segments", b.torus.ringSegments, 3, kMaxCells);
+    g->read("cells_across", b.torus.cellsAcross, 1, kMaxCells);
+    g->finish();
+    if (!(b.torus.minorRadius < b.torus.majorRadius))
+      JsonObject::fail(g->childPath("minor_radius"), "must be smaller than major_radius");
+  }
+  if (auto t = o.object("transform")) readTransform(*t, b.transform);
+  if (auto m = o.object("material")) readMaterial(*m, b.material);
+  readRegions(o, "pins", [&](JsonObject&, const Region& r) { b.pins.push_back(r); });
+  readRegions(o, "density_regions", [&](JsonObject& item, const Region& r) {
+    DensityRegion d{r, b.material.density};
+    if (!item.has("density")) JsonObject::fail(item.path(), "a density region needs \"density\" [kg/m^3]");
+    item.read("density", d.density, NumberRange::positive());
+    b.densityRegions.push_back(d);
+  });
+  o.read("initial_velocity", b.initialVelocity);
+  o.finish();
+}
+
+SceneDesc readScene(const json& doc) {
+  JsonObject root(doc, "");
+  std::string format = kSceneFormat;
+  root.read("format", format);
+  if (format != kSceneFormat)
+    JsonObject::fail("/format", "is '" + format + "', expected '" + kSceneFormat + "': this is not a tetlab scene");
+  int version = kSceneFormatVersion;
+  root.read("version", version, 1, 1'000'000);
+  if (version > kSceneFormatVersion)
+    JsonObject::fail("/version", "is " + std::to_string(version) + ", this tetlab reads up to version " +
+                                     std::to_string(kSceneFormatVersion) + ": update tetlab");
+  SceneDesc scene;
+  root.read("name", scene.name);
+  root.read("description", scene.description);
+  root.read("seed", scene.seed);
+  const json* bodies = root.array("bodies");
+  if (!bodies || bodies->empty())
+    JsonObject::fail("/bodies", "a scene needs at least one body: \"bodies\": [ { \"mesh\": \"file.obj\" } ]");
+  for (size_t i = 0; i < bodies->size(); ++i) {
+    BodySpec body;
+    readBody(JsonObject((*bodies)[i], "/bodies/" + std::to_string(i)), i, body);
+    scene.bodies.push_back(std::move(body));
+  }
+  root.read("pinned_vertices", scene.pinnedVertices);
+  root.read("unpinned_vertices", scene.unpinnedVertices);
+  readSolverSettings(root, scene.settings);
+  if (auto c = root.object("camera")) {
+    scene.camera.set = true;
+    c->read("target", scene.camera.target);
+    c->read("distance", scene.camera.distance, NumberRange::positive());
+    c->read("yaw_deg", scene.camera.yawDegrees);
+    c->read("pitch_deg", scene.camera.pitchDegrees, NumberRange::closed(-89.0, 89.0));
+    c->finish();
+  }
+  if (auto m = root.object("mouse")) {
+    m->read("stiffness", scene.mouse.stiffness, NumberRange::nonNegative());
+    m->read("max_force", scene.mouse.maxForce, NumberRange::nonNegative());
+    m->finish();
+  }
+  root.finish();
+  return scene;
+}
+
+}  // namespace
+
+JsonOut sceneToJson(const SceneDesc& scene) {
+  JsonOut out;
+  out["format"] = kSceneFormat;
+  out["version"] = kSceneFormatVersion;
+  out["name"] = scene.name;
+  out["description"] = scene.description;
+  out["seed"] = scene.seed;
+  JsonOut bodies = JsonOut::array();
+  for (const BodySpec& b : scene.bodies) bodies.push_back(writeBody(b));
+  out["bodies"] = bodies;
+  out["pinned_vertices"] = scene.pinnedVertices;
+  out["unpinned_vertices"] = scene.unpinnedVertices;
+  writeSolverSettings(scene.settings, out);
+  if (scene.camera.set)
+    out["camera"] = {{"target", jsonVec3(scene.camera.target)},
+                     {"distance", jsonFloat(scene.camera.distance)},
+                     {"yaw_deg", jsonFloat(scene.camera.yawDegrees)},
+                     {"pitch_deg", jsonFloat(scene.camera.pitchDegrees)}};
+  out["mouse"] = {{"stiffness", jsonFloat(scene.mouse.stiffness)}, {"max_force", jsonFloat(scene.mouse.maxForce)}};
+  return out;
+}
+
+std::string sceneToJsonText(const SceneDesc& scene) { return prettyJson(sceneToJson(scene)); }
+
+Result<SceneDesc> parseSceneJson(std::string_view text, const std::string& sourceName) {
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    // e.byte is 1-based; report line and column, which editors show.
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    std::string what = e.what();
+    if (const size_t at = what.find("syntax error"); at != std::string::npos) what = what.substr(at);
+    return Error{sourceName + ":" + std::to_string(line) + ":" + std::to_string(column) + ": not valid JSON (" +
+                 what + "): check for a missing comma or quote, or a trailing comma"};
+  }
+  try {
+    return readScene(doc);
+  } catch (const JsonReadError& e) {
+    return Error{sourceName + ": at " + (e.path.empty() ? std::string("/") : e.path) + ": " + e.message};
+  } catch (const json::exception& e) {
+    return Error{sourceName + ": " + e.what() + ": check the value types against docs/sandbox.md"};
+  }
+}
+
+Result<SceneDesc> loadSceneFile(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    return Error{"cannot open scene file '" + path.string() + "': no such file: check the path (presets are in "
+                 "assets/scenes/)"};
+  if (std::filesystem::is_directory(path, ec))
+    return Error{"cannot open scene file '" + path.string() + "': it is a folder: give a .json file"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot open scene file '" + path.string() + "': permission denied or unreadable"};
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return parseSceneJson(buffer.str(), path.string());
+}
+
+Status saveSceneFile(const std::filesystem::path& path, const SceneDesc& scene) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec)
+    return Error{"cannot save the scene to '" + path.string() + "': cannot create the folder (" + ec.message() + ")"};
+  const std::filesystem::path temp = path.string() + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out)
+      return Error{"cannot save the scene to '" + path.string() + "': cannot write there (check permissions)"};
+    out << sceneToJsonText(scene);
+    out.flush();
+    if (!out) {
+      std::filesystem::remove(temp, ec);
+      return Error{"cannot save the scene to '" + path.string() + "': the write failed (disk full?)"};
+    }
+  }
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    return Error{"cannot save the scene to '" + path.string() + "': " + ec.message()};
+  }
+  return Ok{};
+}
+
+}  // namespace tetlab

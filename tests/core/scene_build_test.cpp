@@ -1,0 +1,262 @@
+// Building scenes from descriptions: every preset file in assets/scenes builds;
+// the beam file is the `beam` preset the physics tests validate; pins, kept
+// cells and density regions give the counts and masses geometry predicts; the
+// seed reproduces placements; render surfaces sit exactly on the rest shape.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "core/mesh/embedding.h"
+#include "core/scene/scene_build.h"
+#include "core/scene/scene_json.h"
+#include "core/sim/presets.h"
+
+namespace tetlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kAssets = fs::path(TETLAB_SOURCE_DIR) / "assets";
+
+SceneBuildOptions assetOptions() {
+  SceneBuildOptions o;
+  o.searchDirs = {kAssets / "scenes", kAssets};
+  return o;
+}
+
+Result<BuiltScene> buildFile(const std::string& name) {
+  Result<SceneDesc> desc = loadSceneFile(kAssets / "scenes" / name);
+  if (!desc) return desc.error();
+  return buildScene(*desc, assetOptions());
+}
+
+double totalMass(const SimModel& m) {
+  double sum = 0.0;
+  for (float x : m.mass) sum += x;
+  return sum;
+}
+
+TEST(SceneBuild, EveryPresetFileBuildsWithSurfacesOnTheRestShape) {
+  size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(kAssets / "scenes")) {
+    if (entry.path().extension() != ".json") continue;
+    ++files;
+    SCOPED_TRACE(entry.path().filename().string());
+    Result<BuiltScene> built = buildFile(entry.path().filename().string());
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    const SimModel& m = built->scene.model;
+    EXPECT_GT(m.tetCount(), 0u);
+    ASSERT_EQ(built->surfaces.size(), built->bodies.size());
+    std::vector<glm::vec4> rest(m.vertexCount());
+    for (uint32_t i = 0; i < m.vertexCount(); ++i) rest[i] = glm::vec4(m.restPositions[i], 0.0f);
+    for (const RenderSurface& r : built->surfaces) {
+      ASSERT_FALSE(r.surface.triangles.empty()) << r.name;
+      ASSERT_EQ(r.embedding.vertices.size(), r.surface.positions.size());
+      const BodyRange& range = built->bodies[r.body];
+      for (const glm::uvec4& ids : r.embedding.vertices)
+        for (int k = 0; k < 4; ++k) {
+          ASSERT_GE(ids[k], range.vertexBegin);
+          ASSERT_LT(ids[k], range.vertexEnd);
+        }
+      // The embedding reproduces the surface at rest: exact for boundary surfaces, to float
+      // rounding of the barycentric weights (relative to the body size) for embedded ones.
+      std::vector<glm::vec3> placed(r.surface.positions.size());
+      applyEmbedding(r.embedding, rest, placed);
+      float size = 0.0f, worst = 0.0f;
+      for (size_t i = 0; i < placed.size(); ++i) {
+        size = std::max(size, glm::length(r.surface.positions[i] - r.surface.positions[0]));
+        worst = std::max(worst, glm::length(placed[i] - r.surface.positions[i]));
+      }
+      EXPECT_LE(worst, r.fromBoundary ? 0.0f : 1e-5f * size) << r.name;
+    }
+  }
+  EXPECT_GE(files, 6u) << "bunny_drop, beam, hang, pile, chain, squash";
+}
+
+TEST(SceneBuild, BeamFileIsTheBeamPresetLiftedHalfAMetre) {
+  Result<BuiltScene> file = buildFile("beam.json");
+  ASSERT_TRUE(file.ok()) << file.error().message;
+  PresetOptions options;
+  options.material = presetDefaultMaterial("beam");
+  Result<Scene> preset = makePresetScene("beam", options);
+  ASSERT_TRUE(preset.ok()) << preset.error().message;
+  const SimModel& a = file->scene.model;
+  const SimModel& b = preset->model;
+  ASSERT_EQ(a.vertexCount(), b.vertexCount());
+  ASSERT_EQ(a.tetCount(), b.tetCount());
+  for (uint32_t i = 0; i < a.vertexCount(); ++i)
+    ASSERT_EQ(a.restPositions[i], b.restPositions[i] + glm::vec3(0.0f, 0.5f, 0.0f)) << "vertex " << i;
+  EXPECT_EQ(file->scene.pinned, preset->pinned);
+  EXPECT_EQ(a.materials.at(0).youngsModulus, b.materials.at(0).youngsModulus);
+  EXPECT_FALSE(file->scene.settings.colliders.ground.enabled);
+}
+
+TEST(SceneBuild, HangingSlabIsPinnedAtTwoCornerEdges) {
+  Result<BuiltScene> built = buildFile("hang.json");
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  // Two corner edges through the thickness, 2 cells thick: 3 vertices each.
+  ASSERT_EQ(built->scene.pinned.size(), 6u);
+  for (uint32_t v : built->scene.pinned) {
+    const glm::vec3 p = built->scene.model.restPositions[v];
+    EXPECT_NEAR(p.y, 1.0f, 1e-6f);
+    EXPECT_NEAR(std::fabs(p.x), 0.3f, 1e-6f);
+  }
+}
+
+TEST(SceneBuild, ChainKeepsTheColumnAndTheDenseBlockWeighsWhatItsVolumeSays) {
+  Result<BuiltScene> built = buildFile("chain.json");
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  const SimModel& m = built->scene.model;
+  // Block: 5 x 4 x 5 cells of 2 cm, 6 tets each; chain: 10 cells above its middle.
+  EXPECT_EQ(m.tetCount(), (5u * 4u * 5u + 10u) * 6u);
+  EXPECT_EQ(m.vertexCount(), 6u * 5u * 6u + 10u * 4u);
+  // Mass: 8 kg block (10000 kg/m^3 x 0.1 x 0.08 x 0.1) plus 10 chain cells at 1000 kg/m^3.
+  const double expected = 10000.0 * 0.1 * 0.08 * 0.1 + 1000.0 * 10 * 0.02 * 0.02 * 0.02;
+  EXPECT_NEAR(totalMass(m), expected, 1e-5 * expected);
+  EXPECT_EQ(built->scene.pinned.size(), 4u);  // the top face of the column
+  // Exactly the block's tets are 10x dense: 1000 chain cells' worth of mass hangs on the column.
+  ASSERT_EQ(built->tetDensityScale.size(), m.tetCount());
+  double denseVolume = 0.0;
+  for (uint32_t t = 0; t < m.tetCount(); ++t)
+    if (built->tetDensityScale[t] != 1.0f) {
+      EXPECT_EQ(built->tetDensityScale[t], 10.0f);
+      denseVolume += m.restVolume[t];
+    }
+  EXPECT_NEAR(denseVolume, 0.1 * 0.08 * 0.1, 1e-6 * 0.1 * 0.08 * 0.1);
+}
+
+TEST(SceneBuild, RecomputedLumpedMassMatchesTheBuilder) {
+  Result<BuiltScene> built = buildFile("pile.json");
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  SimModel m = built->scene.model;
+  const std::vector<float> before = m.mass;
+  recomputeLumpedMass(m, {});
+  for (size_t i = 0; i < before.size(); ++i) EXPECT_NEAR(m.mass[i], before[i], 1e-6f * before[i]);
+  // Doubling one body's density doubles exactly that body's mass.
+  m.materials[1].density *= 2.0f;
+  recomputeLumpedMass(m, {});
+  for (size_t i = 0; i < before.size(); ++i) {
+    const float factor = m.vertexBody[i] == 1 ? 2.0f : 1.0f;
+    EXPECT_NEAR(m.mass[i], factor * before[i], 1e-6f * before[i]);
+  }
+}
+
+SceneDesc twoBodies(uint64_t seed) {
+  SceneDesc d;
+  d.seed = seed;
+  BodySpec still;
+  still.box.cells = glm::uvec3(2);
+  BodySpec spun = still;
+  spun.transform.translate = {1.0f, 0.0f, 0.0f};
+  spun.transform.randomYawDegrees = 90.0f;
+  spun.transform.randomOffset = {0.1f, 0.0f, 0.1f};
+  d.bodies = {still, spun};
+  return d;
+}
+
+TEST(SceneBuild, SeedReproducesRandomPlacementAndOnlyMovesRandomizedBodies) {
+  auto positions = [](uint64_t seed) {
+    Result<BuiltScene> b = buildScene(twoBodies(seed), {});
+    EXPECT_TRUE(b.ok()) << b.error().message;
+    return b->scene.model.restPositions;
+  };
+  const auto a = positions(1), again = positions(1), other = positions(2);
+  ASSERT_EQ(a, again);
+  const uint32_t firstBodyVertices = 27;  // 3^3 lattice points
+  bool secondMoved = false;
+  for (uint32_t i = 0; i < a.size(); ++i) {
+    if (i < firstBodyVertices)
+      EXPECT_EQ(a[i], other[i]) << "a body without random ranges must not depend on the seed";
+    else
+      secondMoved = secondMoved || a[i] != other[i];
+  }
+  EXPECT_TRUE(secondMoved);
+  // The random offset stays within its range: the box centre moves at most 0.1 m in x and z.
+  glm::vec3 centre(0.0f);
+  for (uint32_t i = firstBodyVertices; i < a.size(); ++i) centre += a[i];
+  centre /= float(a.size() - firstBodyVertices);
+  EXPECT_LE(std::fabs(centre.x - 1.0f), 0.1f + 1e-5f);
+  EXPECT_LE(std::fabs(centre.z), 0.1f + 1e-5f);
+  EXPECT_NEAR(centre.y, 0.0f, 1e-5f);
+}
+
+TEST(SceneBuild, LiftPutsTheLowestPointAtTheGivenHeight) {
+  SceneDesc d;
+  BodySpec b;
+  b.source = BodySource::Sphere;
+  b.transform.rotateDegrees = {30.0f, 10.0f, 0.0f};
+  b.transform.lift = true;
+  b.transform.liftTo = 0.25f;
+  d.bodies = {b};
+  Result<BuiltScene> built = buildScene(d, {});
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  float minY = INFINITY;
+  for (const glm::vec3& p : built->scene.model.restPositions) minY = std::min(minY, p.y);
+  EXPECT_NEAR(minY, 0.25f, 1e-6f);
+}
+
+TEST(SceneBuild, ExplicitPinListsOverrideRegions) {
+  SceneDesc d;
+  BodySpec b;
+  b.box.cells = glm::uvec3(2);
+  b.pins.push_back(Region{glm::vec3(-1.0f), glm::vec3(1.0f, -0.1f + 1e-6f, 1.0f)});  // the bottom face: 9 vertices
+  d.bodies = {b};
+  Result<BuiltScene> regions = buildScene(d, {});
+  ASSERT_TRUE(regions.ok());
+  ASSERT_EQ(regions->scene.pinned.size(), 9u);
+  d.unpinnedVertices = {regions->scene.pinned[0]};
+  d.pinnedVertices = {26};  // the top corner
+  Result<BuiltScene> edited = buildScene(d, {});
+  ASSERT_TRUE(edited.ok());
+  std::set<uint32_t> pinned(edited->scene.pinned.begin(), edited->scene.pinned.end());
+  EXPECT_EQ(pinned.size(), 9u);
+  EXPECT_FALSE(pinned.count(regions->scene.pinned[0]));
+  EXPECT_TRUE(pinned.count(26));
+  EXPECT_EQ(edited->regionPins, regions->scene.pinned);
+
+  d.pinnedVertices = {27};
+  Result<BuiltScene> bad = buildScene(d, {});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("pinned_vertices names vertex 27 but the model has 27 vertices"),
+            std::string::npos)
+      << bad.error().message;
+}
+
+TEST(SceneBuild, MissingMeshNamesTheBodyAndWhereItLooked) {
+  SceneDesc d;
+  BodySpec b;
+  b.name = "ghost";
+  b.source = BodySource::Mesh;
+  b.meshPath = "no_such_mesh.obj";
+  d.bodies = {b};
+  Result<BuiltScene> built = buildScene(d, assetOptions());
+  ASSERT_FALSE(built.ok());
+  const std::string& message = built.error().message;
+  EXPECT_NE(message.find("body 'ghost'"), std::string::npos) << message;
+  EXPECT_NE(message.find("no_such_mesh.obj"), std::string::npos) << message;
+  EXPECT_NE(message.find((kAssets / "meshes" / "no_such_mesh.obj").string()), std::string::npos) << message;
+}
+
+TEST(SceneBuild, JobReportsProgressAndCanBeCancelled) {
+  Result<SceneDesc> desc = loadSceneFile(kAssets / "scenes" / "pile.json");
+  ASSERT_TRUE(desc.ok());
+  SceneBuildJob job;
+  job.start(*desc, assetOptions());
+  while (!job.finished()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  std::optional<Result<BuiltScene>> result = job.take();
+  ASSERT_TRUE(result.has_value());
+  ASSERT_TRUE(result->ok()) << result->error().message;
+  EXPECT_EQ((*result)->bodies.size(), 4u);
+  EXPECT_FALSE(job.take().has_value()) << "a result is taken once";
+
+  // Cancelled before it starts working: the build stops with a cancel message.
+  std::atomic<bool> cancel{true};
+  Result<BuiltScene> cancelled = buildScene(*desc, assetOptions(), {}, &cancel);
+  ASSERT_FALSE(cancelled.ok());
+  EXPECT_NE(cancelled.error().message.find("cancelled"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tetlab

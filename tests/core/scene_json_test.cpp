@@ -1,0 +1,265 @@
+// Scene files: a scene with every field away from its default survives
+// save -> load unchanged (bit for bit), and bad files fail with the file, the
+// JSON Pointer of the bad value and what to do.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "core/scene/scene_json.h"
+
+namespace tetlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
+
+SceneDesc everythingChanged() {
+  SceneDesc s;
+  s.name = "round trip";
+  s.description = "every value away from its default";
+  s.seed = 1234567890123ull;
+  BodySpec mesh;
+  mesh.name = "bunny";
+  mesh.source = BodySource::Mesh;
+  mesh.meshPath = "meshes/bunny_10k.obj";
+  mesh.fitSize = 0.37f;
+  mesh.tets = TetSpec{1234, false, 1.7, TetMethod::VoxelOnly, 17};
+  mesh.transform = BodyTransform{{0.1f, 0.2f, 0.3f}, {10.0f, 20.0f, 30.0f}, 1.5f, {0.01f, 0.0f, 0.02f}, 15.0f, true, 0.4f};
+  mesh.material = Material{2.5e5f, 0.41f, 950.0f, 0.01f};
+  mesh.pins.push_back(Region{{-1.0f, 0.9f, -1.0f}, {1.0f, 1.1f, 1.0f}});
+  mesh.densityRegions.push_back(DensityRegion{Region{{0, 0, 0}, {1, 1, 1}}, 5000.0f});
+  mesh.initialVelocity = {0.5f, -1.0f / 3.0f, 0.25f};
+  s.bodies.push_back(mesh);
+  BodySpec box;
+  box.source = BodySource::Box;
+  box.box = BoxGenerator{{-0.2f, 0.0f, -0.1f}, {0.4f, 0.1f, 0.2f}, {8u, 2u, 4u}, CubeSplit::Five, {}};
+  box.box.keep.push_back(Region{{-1, -1, -1}, {0, 1, 1}});
+  s.bodies.push_back(box);
+  BodySpec sphere;
+  sphere.source = BodySource::Sphere;
+  sphere.sphere = SphereGenerator{{0.1f, 0.2f, 0.3f}, 0.07f, 5};
+  s.bodies.push_back(sphere);
+  BodySpec torus;
+  torus.source = BodySource::Torus;
+  torus.torus = TorusGenerator{{0, 1, 0}, 0.2f, 0.06f, 17, 3};
+  s.bodies.push_back(torus);
+  s.pinnedVertices = {3, 5, 8};
+  s.unpinnedVertices = {1};
+
+  SolverSettings& st = s.settings;
+  st.solver = SolverKind::Avbd;
+  st.step.dt = 1.0f / 120.0f;
+  st.step.substeps = 7;
+  st.step.iterations = 13;
+  st.step.gravity = {0.1f, -3.7f, 0.2f};
+  st.step.velocityDamping = 0.3f;
+  st.step.constraints = ConstraintToggles{true, true, true, false, true, false};
+  st.positionBased.stretchScale = {1.1f, 1.2f, 1.3f};
+  st.positionBased.shearScale = {0.7f, 0.8f, 0.9f};
+  st.positionBased.tetherSlack = 0.05f;
+  st.positionBased.contactOffset = 0.002f;
+  st.pbd = PbdParams{PbdScheme::Jacobi, 1.7f, PbdStiffnessMapping::PerIteration, 90.0f};
+  st.xpbd = XpbdParams{0.5f, false};
+  st.vbd.initialGuess = VbdInitialGuess::InertiaAcceleration;
+  st.vbd.accelerate = true;
+  st.vbd.chebyshevRho = 0.85f;
+  st.vbd.safeguard = HessianSafeguard::DeterminantThreshold;
+  st.vbd.determinantThreshold = 2e-6f;
+  st.vbd.contactStiffness = 3e5f;
+  st.vbd.contactThickness = 0.001f;
+  st.vbd.frictionEpsilon = 0.02f;
+  st.avbd.primal.initialGuess = VbdInitialGuess::Inertia;
+  st.avbd.primal.safeguard = HessianSafeguard::None;
+  st.avbd.alpha = 0.9f;
+  st.avbd.gamma = 0.95f;
+  st.avbd.beta = 1e7f;
+  st.avbd.kStart = 500.0f;
+  st.avbd.kStartInertia = 2.0f;
+  st.avbd.kMax = 1e8f;
+  st.avbd.hardContacts = false;
+  st.avbd.hardPins = true;
+  st.avbd.hardAttachment = true;
+  st.avbd.hardEdges = true;
+  st.avbd.friction = false;
+  st.colliders.ground = GroundPlane{false, -0.1f, 0.8f};
+  st.colliders.spheres.push_back(SphereCollider{{1, 2, 3}, 0.3f, 0.1f});
+  BoxCollider b;
+  b.center = {0.5f, 0.1f, 0.0f};
+  b.halfExtents = {0.2f, 0.05f, 0.1f};
+  b.rotation = glm::mat3(glm::vec3(0, 1, 0), glm::vec3(-1, 0, 0), glm::vec3(0, 0, 1));  // 90 deg about z
+  b.friction = 0.3f;
+  st.colliders.boxes.push_back(b);
+  st.colliders.capsules.push_back(CapsuleCollider{{0, 0, 0}, {0, 1, 0}, 0.05f, 0.6f});
+  s.camera = CameraSpec{true, {0.1f, 0.2f, 0.3f}, 2.5f, 40.0f, 25.0f};
+  s.mouse = MouseSpec{5000.0f, 250.0f};
+  return s;
+}
+
+TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
+  const SceneDesc original = everythingChanged();
+  const std::string text = sceneToJsonText(original);
+  Result<SceneDesc> loaded = parseSceneJson(text, "roundtrip.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message << "\n" << text;
+  // A second save of the loaded scene writes the same document ...
+  EXPECT_EQ(sceneToJsonText(*loaded), text);
+  // ... and spot checks of the typed values, bitwise for floats.
+  const SceneDesc& l = *loaded;
+  EXPECT_EQ(l.seed, original.seed);
+  ASSERT_EQ(l.bodies.size(), 4u);
+  EXPECT_EQ(l.bodies[0].source, BodySource::Mesh);
+  EXPECT_EQ(l.bodies[0].meshPath, original.bodies[0].meshPath);
+  EXPECT_EQ(l.bodies[0].tets.method, TetMethod::VoxelOnly);
+  EXPECT_EQ(l.bodies[0].tets.voxelResolution, 17);
+  EXPECT_TRUE(l.bodies[0].transform.lift);
+  EXPECT_TRUE(sameBits(l.bodies[0].initialVelocity.y, -1.0f / 3.0f));
+  EXPECT_TRUE(sameBits(l.bodies[0].material.poissonRatio, 0.41f));
+  EXPECT_TRUE(sameBits(l.bodies[0].densityRegions.at(0).density, 5000.0f));
+  EXPECT_EQ(l.bodies[1].source, BodySource::Box);
+  EXPECT_EQ(l.bodies[1].box.split, CubeSplit::Five);
+  EXPECT_EQ(l.bodies[1].box.cells, glm::uvec3(8, 2, 4));
+  ASSERT_EQ(l.bodies[1].box.keep.size(), 1u);
+  EXPECT_EQ(l.bodies[2].source, BodySource::Sphere);
+  EXPECT_EQ(l.bodies[3].source, BodySource::Torus);
+  EXPECT_EQ(l.bodies[3].torus.ringSegments, 17u);
+  EXPECT_EQ(l.pinnedVertices, original.pinnedVertices);
+  EXPECT_EQ(l.unpinnedVertices, original.unpinnedVertices);
+  const SolverSettings& a = l.settings;
+  const SolverSettings& e = original.settings;
+  EXPECT_EQ(a.solver, SolverKind::Avbd);
+  EXPECT_TRUE(sameBits(a.step.dt, e.step.dt));
+  EXPECT_EQ(a.step.substeps, 7);
+  EXPECT_EQ(a.step.iterations, 13);
+  EXPECT_TRUE(sameBits(a.step.gravity.y, e.step.gravity.y));
+  EXPECT_TRUE(a.step.constraints.edges && a.step.constraints.tetVolume && a.step.constraints.strainBased);
+  EXPECT_FALSE(a.step.constraints.neoHookean || a.step.constraints.collisions);
+  EXPECT_EQ(a.pbd.scheme, PbdScheme::Jacobi);
+  EXPECT_EQ(a.pbd.mapping, PbdStiffnessMapping::PerIteration);
+  EXPECT_FALSE(a.xpbd.materialDamping);
+  EXPECT_EQ(a.vbd.safeguard, HessianSafeguard::DeterminantThreshold);
+  EXPECT_TRUE(sameBits(a.vbd.determinantThreshold, 2e-6f));
+  EXPECT_EQ(a.avbd.primal.safeguard, HessianSafeguard::None);
+  EXPECT_TRUE(sameBits(a.avbd.beta, 1e7f));
+  EXPECT_TRUE(a.avbd.hardPins && a.avbd.hardEdges && !a.avbd.friction);
+  EXPECT_FALSE(a.colliders.ground.enabled);
+  ASSERT_EQ(a.colliders.boxes.size(), 1u);
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r)
+      EXPECT_TRUE(sameBits(a.colliders.boxes[0].rotation[c][r], e.colliders.boxes[0].rotation[c][r]));
+  EXPECT_TRUE(l.camera.set);
+  EXPECT_TRUE(sameBits(l.mouse.maxForce, 250.0f));
+}
+
+TEST(SceneJson, ShortestFloatTextStillRoundTrips) {
+  // 1/60 s is saved as the shortest decimal that reads back to the same float.
+  SceneDesc s;
+  s.bodies.emplace_back();
+  s.settings.step.dt = 1.0f / 60.0f;
+  const std::string text = sceneToJsonText(s);
+  EXPECT_NE(text.find("\"dt\": 0.016666668"), std::string::npos) << text;
+  Result<SceneDesc> loaded = parseSceneJson(text, "dt.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  EXPECT_TRUE(sameBits(loaded->settings.step.dt, 1.0f / 60.0f));
+}
+
+TEST(SceneJson, MinimalFileUsesTheStructDefaults) {
+  Result<SceneDesc> s = parseSceneJson(R"({ "bodies": [ { "sphere": {} } ] })", "minimal.json");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const SolverSettings defaults;
+  EXPECT_EQ(s->settings.solver, defaults.solver);
+  EXPECT_EQ(s->settings.step.substeps, defaults.step.substeps);
+  EXPECT_EQ(s->bodies.at(0).source, BodySource::Sphere);
+  EXPECT_EQ(s->bodies.at(0).name, "body 1");
+  EXPECT_FALSE(s->camera.set);
+}
+
+// Each bad document must fail with the source name, the JSON Pointer (or
+// line:column for syntax errors) and a hint.
+struct BadCase {
+  const char* label;
+  const char* json;
+  std::vector<const char*> expected;  // substrings of the message
+};
+
+class SceneJsonBad : public testing::TestWithParam<BadCase> {};
+
+TEST_P(SceneJsonBad, NamesFilePathAndFix) {
+  const BadCase& c = GetParam();
+  Result<SceneDesc> r = parseSceneJson(c.json, "scenes/bad.json");
+  ASSERT_FALSE(r.ok()) << c.label;
+  const std::string& message = r.error().message;
+  EXPECT_EQ(message.rfind("scenes/bad.json", 0), 0u) << message;
+  for (const char* part : c.expected) EXPECT_NE(message.find(part), std::string::npos) << c.label << ": " << message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadFiles, SceneJsonBad,
+    testing::Values(
+        BadCase{"syntax", "{\n  \"bodies\": [\n    { \"sphere\": {} },\n  ]\n}", {"scenes/bad.json:4:", "not valid JSON"}},
+        BadCase{"no bodies", R"({ "name": "x" })", {"at /bodies", "at least one body"}},
+        BadCase{"unknown key", R"({ "bodies": [ { "sphere": {}, "material": { "youngs": 1e5 } } ] })",
+                {"at /bodies/0/material/youngs", "unknown key 'youngs'", "youngs_modulus", "fix the spelling"}},
+        BadCase{"wrong type", R"({ "bodies": [ { "sphere": {} } ], "step": { "substeps": "ten" } })",
+                {"at /step/substeps", "expected a whole number", "\"ten\""}},
+        BadCase{"out of range", R"({ "bodies": [ { "box": {}, "material": { "poisson_ratio": 0.7 } } ] })",
+                {"at /bodies/0/material/poisson_ratio", "< 0.5", "got 0.7"}},
+        BadCase{"unknown solver", R"({ "bodies": [ { "box": {} } ], "solver": "fem" })",
+                {"at /solver", "unknown value 'fem'", "pbd, xpbd, vbd or avbd"}},
+        BadCase{"two geometries", R"({ "bodies": [ { "box": {}, "mesh": "a.obj" } ] })",
+                {"at /bodies/0", "exactly one of"}},
+        BadCase{"no geometry", R"({ "bodies": [ { "name": "x" } ] })", {"at /bodies/0", "needs its geometry"}},
+        BadCase{"bad vector", R"({ "bodies": [ { "box": { "size": [1, 2] } } ] })",
+                {"at /bodies/0/box/size", "[x, y, z]"}},
+        BadCase{"bad region", R"({ "bodies": [ { "box": {}, "pins": [ { "min": [1, 0, 0], "max": [0, 1, 1] } ] } ] })",
+                {"at /bodies/0/pins/0", "min must not exceed max"}},
+        BadCase{"torus radii", R"({ "bodies": [ { "torus": { "major_radius": 0.1, "minor_radius": 0.2 } } ] })",
+                {"at /bodies/0/torus/minor_radius", "smaller than major_radius"}},
+        BadCase{"not a rotation", R"({ "bodies": [ { "box": {} } ], "colliders": { "boxes": [ { "rotation": [[2, 0, 0], [0, 1, 0], [0, 0, 1]] } ] } })",
+                {"at /colliders/boxes/0/rotation", "not a rotation", "rotate_deg"}},
+        BadCase{"wrong format", R"({ "format": "blender", "bodies": [ { "box": {} } ] })",
+                {"at /format", "not a tetlab scene"}},
+        BadCase{"newer version", R"({ "version": 99, "bodies": [ { "box": {} } ] })", {"at /version", "update tetlab"}},
+        BadCase{"not an object", R"([1, 2, 3])", {"at /", "expected an object"}}),
+    [](const testing::TestParamInfo<BadCase>& info) {
+      std::string name = info.param.label;
+      for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return name;
+    });
+
+TEST(SceneJson, FilesSaveAndLoadWithReadableErrors) {
+  const fs::path dir = fs::temp_directory_path() / ("tetlab_scene_json_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const SceneDesc original = everythingChanged();
+  const fs::path file = dir / "sub" / "scene.json";
+  ASSERT_TRUE(saveSceneFile(file, original).ok());
+  Result<SceneDesc> loaded = loadSceneFile(file);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  EXPECT_EQ(sceneToJsonText(*loaded), sceneToJsonText(original));
+
+  Result<SceneDesc> missing = loadSceneFile(dir / "nope.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("nope.json"), std::string::npos);
+  EXPECT_NE(missing.error().message.find("no such file"), std::string::npos);
+
+  Result<SceneDesc> folder = loadSceneFile(dir);
+  ASSERT_FALSE(folder.ok());
+  EXPECT_NE(folder.error().message.find("folder"), std::string::npos);
+
+  {
+    std::ofstream bad(dir / "bad.json");
+    bad << R"({ "bodies": [ { "sphere": { "radius": -1 } } ] })";
+  }
+  Result<SceneDesc> bad = loadSceneFile(dir / "bad.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find((dir / "bad.json").string() + ": at /bodies/0/sphere/radius"), std::string::npos)
+      << bad.error().message;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tetlab
