@@ -1,0 +1,148 @@
+// tetlab-bench: median frame times of every (scene, solver, backend) case and
+// the OpenCL/CPU ratio per (scene, solver). See README "Benchmark".
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "app/bench/bench_runner.h"
+#include "core/scene/enum_names.h"
+#include "gpu/cl_devices.h"
+
+namespace {
+
+using namespace tetlab;
+
+std::vector<std::string> splitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+void printResult(const BenchResult& r) {
+  if (!r.ok) {
+    std::printf("%-8s %-5s %-7s %7u %7u  %3d x %-3d  failed: %s\n", r.scene.c_str(), solverName(r.solver),
+                backendName(r.backend), r.vertices, r.tets, r.substeps, r.iterations, r.error.c_str());
+    return;
+  }
+  std::printf("%-8s %-5s %-7s %7u %7u  %3d x %-3d  %10.2f %10.2f %10.2f\n", r.scene.c_str(), solverName(r.solver),
+              backendName(r.backend), r.vertices, r.tets, r.substeps, r.iterations, r.medianMs, r.p10Ms, r.p90Ms);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tetlab-bench: frame-time medians of each solver on each backend"};
+  std::string scenes = "beam,drop,hang", solvers = "pbd,xpbd,vbd,avbd", backends = "cpu,opencl", csvPath;
+  BenchConfig config;
+  bool stages = false;
+  DeviceChoice cli;
+  app.add_option("--scenes", scenes, "comma list of beam, drop, hang or mesh:FILE.obj");
+  app.add_option("--solvers", solvers, "comma list of pbd, xpbd, vbd, avbd");
+  app.add_option("--backends", backends, "comma list of cpu, opencl");
+  app.add_option("--frames", config.frames, "timed frames per case")->check(CLI::Range(1, 100000));
+  app.add_option("--warmup", config.warmup, "untimed frames before timing")->check(CLI::Range(0, 100000));
+  app.add_option("--cells-thick", config.cellsThick, "preset resolution: cells through the thickness")
+      ->check(CLI::Range(1, 64));
+  app.add_option("--target-tets", config.targetTets, "approximate tet count for mesh: scenes");
+  app.add_option("--substeps", config.substeps, "substeps per frame for every solver (default: the scene's)");
+  app.add_option("--iterations", config.iterations, "iterations per substep for every solver");
+  app.add_option("--csv", csvPath, "also write every case as a CSV row");
+  app.add_flag("--stages", stages, "print the per-stage OpenCL device times");
+  app.add_option("--cl-platform", cli.platform, "OpenCL platform index (default: automatic)");
+  app.add_option("--cl-device", cli.device, "OpenCL device index (default: automatic)");
+  app.set_version_flag("--version", std::string("tetlab-bench ") + TETLAB_VERSION);
+  CLI11_PARSE(app, argc, argv);
+
+  std::vector<SolverKind> solverKinds;
+  for (const std::string& s : splitList(solvers)) {
+    auto kind = parseSolverName(s);
+    if (!kind) {
+      std::cerr << "tetlab-bench: unknown solver '" << s << "'; use " << enumNameList(solverKindNames()) << "\n";
+      return 2;
+    }
+    solverKinds.push_back(*kind);
+  }
+  std::vector<BenchBackend> backendKinds;
+  for (const std::string& b : splitList(backends)) {
+    if (b == "cpu") backendKinds.push_back(BenchBackend::Cpu);
+    else if (b == "opencl") backendKinds.push_back(BenchBackend::OpenCl);
+    else {
+      std::cerr << "tetlab-bench: unknown backend '" << b << "'; use cpu or opencl\n";
+      return 2;
+    }
+  }
+
+  std::optional<ClContext> ctx;
+  std::string noDevice;
+  if (std::find(backendKinds.begin(), backendKinds.end(), BenchBackend::OpenCl) != backendKinds.end()) {
+    auto env = readDeviceChoiceEnv();
+    auto made = env ? createClContext({mergeDeviceChoice(cli, *env), {}}) : Result<ClContext>(env.error());
+    if (made) {
+      ctx = std::move(*made);
+      std::printf("OpenCL device: %s\n", describeDevice(ctx->info).c_str());
+    } else {
+      noDevice = made.error().message;
+      std::fprintf(stderr, "tetlab-bench: %s\n", noDevice.c_str());
+    }
+  }
+
+  std::ofstream csv;
+  if (!csvPath.empty()) {
+    csv.open(csvPath);
+    if (!csv) {
+      std::cerr << "tetlab-bench: cannot write '" << csvPath << "': check the folder exists and is writable\n";
+      return 1;
+    }
+    csv << "scene,vertices,tets,solver,backend,substeps,iterations,ok,median_ms,p10_ms,p90_ms,error\n";
+  }
+
+  std::printf("%d timed frames after %d warm-up frames per case; times are wall-clock ms per frame\n\n",
+              config.frames, config.warmup);
+  std::printf("%-8s %-5s %-7s %7s %7s  %-9s  %10s %10s %10s\n", "scene", "solver", "backend", "verts", "tets",
+              "sub x it", "median", "p10", "p90");
+  std::vector<BenchResult> results;
+  bool anyFailed = false;
+  for (const std::string& name : splitList(scenes)) {
+    auto scene = makeBenchScene(name, config);
+    if (!scene) {
+      std::cerr << "tetlab-bench: scene '" << name << "': " << scene.error().message << "\n";
+      return 1;
+    }
+    for (SolverKind solver : solverKinds)
+      for (BenchBackend backend : backendKinds) {
+        BenchResult r = runBenchCase(*scene, solver, backend, config, ctx ? &*ctx : nullptr, noDevice);
+        printResult(r);
+        std::fflush(stdout);
+        if (stages && r.ok)
+          for (const StageMedian& s : r.stages) std::printf("%40s %-28s %8.3f ms\n", "", s.name.c_str(), s.ms);
+        if (csv.is_open())
+          csv << r.scene << ',' << r.vertices << ',' << r.tets << ',' << solverName(r.solver) << ','
+              << backendName(r.backend) << ',' << r.substeps << ',' << r.iterations << ',' << (r.ok ? 1 : 0) << ','
+              << r.medianMs << ',' << r.p10Ms << ',' << r.p90Ms << ",\"" << r.error << "\"\n";
+        anyFailed = anyFailed || !r.ok;
+        results.push_back(std::move(r));
+      }
+  }
+
+  // OpenCL / CPU ratio per (scene, solver): < 1 means OpenCL is faster.
+  std::map<std::pair<std::string, SolverKind>, std::pair<double, double>> pairs;
+  for (const BenchResult& r : results)
+    if (r.ok) {
+      auto& p = pairs[{r.scene, r.solver}];
+      (r.backend == BenchBackend::Cpu ? p.first : p.second) = r.medianMs;
+    }
+  bool header = false;
+  for (const auto& [key, p] : pairs) {
+    if (p.first <= 0.0 || p.second <= 0.0) continue;
+    if (!header) std::printf("\nratio opencl/cpu of the medians (< 1: OpenCL faster)\n");
+    header = true;
+    std::printf("%-8s %-5s %8.3f\n", key.first.c_str(), solverName(key.second), p.second / p.first);
+  }
+  return anyFailed ? 3 : 0;
+}

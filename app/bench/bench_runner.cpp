@@ -1,0 +1,167 @@
+#include "app/bench/bench_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cctype>
+#include <cmath>
+#include <map>
+
+#include "core/cpu/xpbd_solver.h"
+#include "core/sim/mesh_scene.h"
+#include "core/sim/solver.h"
+#include "core/sim/stepper.h"
+#include "gpu/opencl_simulator.h"
+
+namespace tetlab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+SolverSettings settingsFor(const Scene& scene, SolverKind solver, const BenchConfig& config) {
+  SolverSettings s = scene.settings;
+  s.solver = solver;
+  if (config.substeps) s.step.substeps = *config.substeps;
+  if (config.iterations) s.step.iterations = *config.iterations;
+  // Same rule as `tetlab run`: XPBD's Neo-Hookean shear is explicit, so
+  // without an explicit choice take enough substeps to stay stable.
+  if (solver == SolverKind::Xpbd && s.step.constraints.neoHookean && !config.substeps) {
+    const float limit = xpbdShearLimitSubstep(scene.model);
+    s.step.substeps = std::max(s.step.substeps, int(std::ceil(s.step.dt / limit)));
+  }
+  return s;
+}
+
+// "solve tets c12" -> "solve tets", "vbd.solve.c3" -> "vbd.solve"
+std::string phaseOf(const std::string& stage) {
+  size_t end = stage.size();
+  while (end > 0 && std::isdigit(static_cast<unsigned char>(stage[end - 1]))) --end;
+  if (end == stage.size() || end < 2 || stage[end - 1] != 'c') return stage;
+  const char sep = stage[end - 2];
+  return sep == ' ' || sep == '.' ? stage.substr(0, end - 2) : stage;
+}
+
+void summarize(std::vector<double> frameMs, BenchResult& out) {
+  out.medianMs = quantile(frameMs, 0.5);
+  out.p10Ms = quantile(frameMs, 0.1);
+  out.p90Ms = quantile(std::move(frameMs), 0.9);
+}
+
+void runCpu(const Scene& scene, const SolverSettings& settings, const BenchConfig& config, BenchResult& out) {
+  State state = makeSceneState(scene);
+  std::unique_ptr<Solver> solver = makeCpuSolver(settings.solver);
+  solver->reset(scene.model, state);
+  std::vector<double> frameMs;
+  frameMs.reserve(size_t(config.frames));
+  StepDiagnostics diag;
+  for (int f = 0; f < config.warmup + config.frames; ++f) {
+    const Clock::time_point t0 = Clock::now();
+    stepSimulation(scene.model, settings, *solver, state, diag);
+    const double ms = msSince(t0);
+    if (!diag.finite) {
+      out.error = "blew up at frame " + std::to_string(f + 1) + ": " + diag.problem;
+      return;
+    }
+    if (f >= config.warmup) frameMs.push_back(ms);
+  }
+  summarize(std::move(frameMs), out);
+  out.ok = true;
+}
+
+void runOpenCl(const Scene& scene, const SolverSettings& settings, const BenchConfig& config, const ClContext& ctx,
+               BenchResult& out) {
+  auto sim = OpenClSimulator::create(scene.model, makeSceneState(scene), settings.solver, ctx);
+  if (!sim) {
+    out.error = sim.error().message;
+    return;
+  }
+  std::vector<double> frameMs;
+  std::map<std::string, std::vector<double>> stageMs;
+  std::vector<std::string> stageOrder;
+  for (int f = 0; f < config.warmup + config.frames; ++f) {
+    const Clock::time_point t0 = Clock::now();
+    Status st = (*sim)->step(settings);
+    if (st) st = (*sim)->finish();
+    const double ms = msSince(t0);
+    if (!st) {
+      out.error = st.error().message;
+      return;
+    }
+    StepStats stats = (*sim)->takeTimings();  // outside the timed region
+    if (f < config.warmup) continue;
+    frameMs.push_back(ms);
+    // Per-colour launches ("solve tets c3", "vbd.solve.c3") are summed into
+    // one phase per frame: the breakdown reads by phase, not by colour.
+    std::map<std::string, double> frameStages;
+    for (const StageTime& stage : stats.stages) {
+      if (stage.launches == 0) continue;
+      const std::string phase = phaseOf(stage.name);
+      if (frameStages.find(phase) == frameStages.end() &&
+          std::find(stageOrder.begin(), stageOrder.end(), phase) == stageOrder.end())
+        stageOrder.push_back(phase);
+      frameStages[phase] += stage.ms;
+    }
+    for (const auto& [phase, ms] : frameStages) stageMs[phase].push_back(ms);
+  }
+  auto bad = (*sim)->readBadVertex();
+  if (!bad || *bad >= 0) {
+    out.error = bad ? "blew up: vertex " + std::to_string(*bad) + " became non-finite" : bad.error().message;
+    return;
+  }
+  summarize(std::move(frameMs), out);
+  for (const std::string& name : stageOrder) out.stages.push_back({name, quantile(stageMs[name], 0.5)});
+  out.ok = true;
+}
+
+}  // namespace
+
+const char* backendName(BenchBackend backend) { return backend == BenchBackend::Cpu ? "cpu" : "opencl"; }
+
+double quantile(std::vector<double> samples, double q) {
+  if (samples.empty()) return 0.0;
+  std::sort(samples.begin(), samples.end());
+  const double pos = std::clamp(q, 0.0, 1.0) * double(samples.size() - 1);
+  const size_t lo = size_t(std::floor(pos));
+  const size_t hi = std::min(lo + 1, samples.size() - 1);
+  return samples[lo] + (pos - double(lo)) * (samples[hi] - samples[lo]);
+}
+
+Result<Scene> makeBenchScene(const std::string& name, const BenchConfig& config) {
+  const std::string meshPrefix = "mesh:";
+  if (name.rfind(meshPrefix, 0) == 0) {
+    MeshSceneOptions options;
+    options.material = presetDefaultMaterial("drop");
+    options.targetTets = config.targetTets;
+    return makeMeshScene(name.substr(meshPrefix.size()), options);
+  }
+  PresetOptions options;
+  options.material = presetDefaultMaterial(name);
+  options.cellsThick = config.cellsThick;
+  return makePresetScene(name, options);
+}
+
+BenchResult runBenchCase(const Scene& scene, SolverKind solver, BenchBackend backend, const BenchConfig& config,
+                         const ClContext* ctx, const std::string& noDeviceReason) {
+  BenchResult out;
+  out.scene = scene.name;
+  out.vertices = scene.model.vertexCount();
+  out.tets = scene.model.tetCount();
+  out.solver = solver;
+  out.backend = backend;
+  const SolverSettings settings = settingsFor(scene, solver, config);
+  out.substeps = settings.step.substeps;
+  out.iterations = settings.step.iterations;
+  if (backend == BenchBackend::Cpu) {
+    runCpu(scene, settings, config, out);
+  } else if (ctx == nullptr) {
+    out.error = noDeviceReason;
+  } else {
+    runOpenCl(scene, settings, config, *ctx, out);
+  }
+  return out;
+}
+
+}  // namespace tetlab

@@ -1,0 +1,62 @@
+#pragma once
+// tetlab-bench: times whole frames of each (scene, solver, backend) case and
+// reports medians, so solvers and backends are compared on identical setups.
+// Performance is measured here, never asserted in tests.
+//
+//   for case:  build scene ─► warm-up frames (kernels built, caches warm) ─► timed frames
+//              CPU:    wall time of stepSimulation
+//              OpenCL: wall time of step() + finish(), and per-stage device
+//                      times from profiling events (median over frames)
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "core/sim/presets.h"
+#include "core/sim/step_settings.h"
+#include "gpu/cl_context.h"
+
+namespace tetlab {
+
+enum class BenchBackend { Cpu, OpenCl };
+
+struct BenchConfig {
+  int frames = 60;                 // timed frames per case
+  int warmup = 5;                  // untimed frames first
+  uint32_t cellsThick = 2;         // preset resolution
+  int targetTets = 5000;           // mesh:FILE scenes
+  std::optional<int> substeps;     // override the scene's settings for every solver
+  std::optional<int> iterations;
+};
+
+struct StageMedian {
+  std::string name;
+  double ms = 0.0;  // median over frames of the stage's summed device time per frame
+};
+
+struct BenchResult {
+  std::string scene;
+  uint32_t vertices = 0, tets = 0;
+  SolverKind solver = SolverKind::Xpbd;
+  BenchBackend backend = BenchBackend::Cpu;
+  int substeps = 0, iterations = 0;
+  bool ok = false;
+  std::string error;       // why the case did not run, or where it blew up
+  double medianMs = 0.0;   // per frame, wall clock
+  double p10Ms = 0.0, p90Ms = 0.0;
+  std::vector<StageMedian> stages;  // OpenCL only
+};
+
+// Scenes: the presets (beam, drop, hang) or "mesh:PATH" for an OBJ.
+Result<Scene> makeBenchScene(const std::string& name, const BenchConfig& config);
+
+// `ctx` is needed for the OpenCL backend (nullptr: the case reports why).
+BenchResult runBenchCase(const Scene& scene, SolverKind solver, BenchBackend backend, const BenchConfig& config,
+                         const ClContext* ctx, const std::string& noDeviceReason);
+
+// q-quantile (0..1) of unsorted samples, linear interpolation; 0 when empty.
+double quantile(std::vector<double> samples, double q);
+
+const char* backendName(BenchBackend backend);
+
+}  // namespace tetlab
