@@ -1,0 +1,274 @@
+// AVBD on the device: the enqueue script of one substep, stage for stage the
+// CPU's AvbdSolver::solveSubstep + AvbdConstraints (core/cpu/avbd_*):
+//
+//   avbd_begin_edges | avbd_begin_mouse | avbd_begin_vertices   "avbd.begin"  (Eq. 18, 19, contacts at x^t)
+//   avbd_init_guess                                             "avbd.init"   (VBD Sec. 3.7)
+//   for iteration:
+//     for colour c: [avbd_mouse_offset] avbd_solve_vertices_color   "avbd.solve.c<c>"   (primal, Eq. 4-6)
+//     avbd_dual_edges | avbd_dual_mouse | avbd_dual_vertices        "avbd.dual"         (Eq. 11, 12, 16)
+//
+// lambda/penalty use the CPU's row layout (AvbdLayout), so a test can compare
+// them row by row. What the CPU keeps per substep in AvbdConstraints (edge and
+// pin stabilisation offsets, pin targets, each vertex's contact frame) is
+// solver-private device data here. The only host-side state is whether the
+// mouse drag is the same as last substep (fresh or warm-started mouse rows),
+// which the host knows without reading anything back.
+#include "gpu/avbd_solver_gpu.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "core/cpu/avbd_constraints.h"
+#include "gpu/cl_error.h"
+#include "gpu/kernel_program.h"
+#include "gpu/launch.h"
+#include "gpu/vbd_family_gpu.h"
+
+namespace tetlab {
+
+namespace {
+
+class AvbdSolverGpu final : public GpuSolver {
+ public:
+  explicit AvbdSolverGpu(KernelProgram program) : program_(std::move(program)) {}
+
+  SolverKind kind() const override { return SolverKind::Avbd; }
+  Status reset(const ClContext& ctx, const SimModel& model, DeviceState& state) override;
+  cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
+                        Profiler& profiler) override;
+  void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }
+  std::string pollKernels() override {
+    program_.poll();
+    return program_.lastError();
+  }
+
+  enum Kernel : size_t {
+    kReset, kBeginEdges, kBeginMouse, kBeginVertices, kInitGuess, kMouseOffset, kSolve, kDualEdges, kDualMouse,
+    kDualVertices
+  };
+
+ private:
+  // Per-substep constants in the kernels' packing (avbd_rows.clh).
+  struct Constants {
+    cl_float8 al{};          // (alpha, gamma, beta, kStart, kStartInertia, kMax, h, 0)
+    glm::uvec4 hard{0u};     // (hardContacts, hardPins, hardAttachment, hardEdges)
+    glm::uvec4 layout{0u};   // (mouse row, pin rows, contact rows, collisions on)
+    glm::vec4 contact{0.0f}; // (contact penalty cap, contactThickness, |g| h^2, 0)
+    glm::vec4 gravity{0.0f}; // (g, |g|)
+    uint32_t terms = 0;
+  };
+  Constants constants(const SolverSettings& settings, float h, const MouseArgs& mouse) const;
+  void registerStages(Profiler& profiler, const DeviceState& s);
+  cl_int enqueueBegin(const ClContext& ctx, const Constants& k, DeviceState& s, const MouseArgs& mouse,
+                      Profiler& profiler);
+  cl_int enqueueColor(const ClContext& ctx, const SolverSettings& settings, const Constants& k, DeviceState& s,
+                      const MouseArgs& mouse, uint32_t c, Profiler& profiler);
+  cl_int enqueueDual(const ClContext& ctx, const SolverSettings& settings, const Constants& k, DeviceState& s,
+                     const MouseArgs& mouse, Profiler& profiler);
+
+  KernelProgram program_;
+  const SimModel* model_ = nullptr;
+  AvbdLayout layout_;
+  VbdFamilyInputs inputs_;
+  DeviceBuffer<glm::vec4> vLast_, pinTarget_, pinC0_, contactNormal_, contactTangent_, contactBitangent_, mouseC0_;
+  DeviceBuffer<float> edgeC0_;
+  DeviceBuffer<int32_t> contactCollider_;
+  Attachment mouse_;
+  bool mouseActive_ = false;             // the last substep's drag, to notice a new one
+  std::vector<uint32_t> mouseVertices_;
+
+  StageId stageBegin_ = 0, stageInit_ = 0, stageMouse_ = 0, stageDual_ = 0;
+  std::vector<StageId> stageColor_;
+  Profiler* registeredWith_ = nullptr;
+};
+
+template <class T>
+Status allocate(const ClContext& ctx, DeviceBuffer<T>& out, size_t count, const T& value, const char* name) {
+  auto b = DeviceBuffer<T>::create(ctx.context, count, CL_MEM_READ_WRITE, name);
+  if (!b) return b.error();
+  out = std::move(*b);
+  return clCheck(out.fill(ctx.queue, value), std::string("initialising ") + name);
+}
+
+Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceState& s) {
+  model_ = &model;
+  registeredWith_ = nullptr;
+  const uint32_t n = model.vertexCount();
+  layout_ = AvbdLayout::make(model.edgeCount(), n);
+  // Eq. 10: lambda = 0, k = kStart for every row (the CPU resets with the default params too).
+  if (Status st = resetConstraintData(ctx, s, layout_.size, layout_.size, AvbdParams{}.kStart); !st) return st;
+  if (Status st = inputs_.reset(ctx, model); !st) return st;
+  const glm::vec4 zero(0.0f);
+  for (Status st : {allocate(ctx, vLast_, n, zero, "AVBD vLast"), allocate(ctx, pinTarget_, n, zero, "AVBD pinTarget"),
+                    allocate(ctx, pinC0_, n, zero, "AVBD pinC0"),
+                    allocate(ctx, contactNormal_, n, zero, "AVBD contactNormal"),
+                    allocate(ctx, contactTangent_, n, zero, "AVBD contactTangent"),
+                    allocate(ctx, contactBitangent_, n, zero, "AVBD contactBitangent"),
+                    allocate(ctx, mouseC0_, 1, zero, "AVBD mouseC0"),
+                    allocate(ctx, edgeC0_, model.edgeCount(), 0.0f, "AVBD edgeC0"),
+                    allocate(ctx, contactCollider_, n, int32_t(-1), "AVBD contactCollider")})
+    if (!st) return st;
+  cl_int e = vLast_.copyFrom(ctx.queue, s.v);
+  // Pin targets: where each pinned vertex is now (AvbdConstraints::reset).
+  cl::Kernel& k = program_.kernel(kReset);
+  if (e == CL_SUCCESS) e = setKernelArgs(k, n, s.x, pinTarget_, contactCollider_);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, program_.localSize());
+  mouseActive_ = false;
+  mouseVertices_.clear();
+  return clCheck(e, "initialising the AVBD solver data");
+}
+
+void AvbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
+  stageBegin_ = profiler.addStage("avbd.begin");
+  stageInit_ = profiler.addStage("avbd.init");
+  stageMouse_ = profiler.addStage("avbd.mouse");
+  stageColor_.clear();
+  for (uint32_t c = 0; c < s.vertexColors.count(); ++c)
+    stageColor_.push_back(profiler.addStage("avbd.solve.c" + std::to_string(c)));
+  stageDual_ = profiler.addStage("avbd.dual");
+  registeredWith_ = &profiler;
+}
+
+AvbdSolverGpu::Constants AvbdSolverGpu::constants(const SolverSettings& settings, float h,
+                                                  const MouseArgs& mouse) const {
+  const AvbdParams& p = settings.avbd;
+  const ConstraintToggles& on = settings.step.constraints;
+  Constants k;
+  const float al[8] = {p.alpha, p.gamma, p.beta, p.kStart, p.kStartInertia, p.kMax, h, 0.0f};
+  std::copy(al, al + 8, k.al.s);
+  k.hard = glm::uvec4(p.hardContacts, p.hardPins, p.hardAttachment, p.hardEdges);
+  k.layout = glm::uvec4(layout_.mouse, layout_.pins, layout_.contacts, on.collisions ? 1u : 0u);
+  const float contactCap = p.hardContacts ? p.kMax : std::min(p.kMax, p.primal.contactStiffness);
+  const float gLen = glm::length(settings.step.gravity);
+  k.contact = glm::vec4(contactCap, p.primal.contactThickness, gLen * h * h, 0.0f);
+  k.gravity = glm::vec4(settings.step.gravity, gLen);
+  k.terms = (on.neoHookean ? kVbdTermNeoHookean : 0u) | (on.edges ? kVbdTermEdges : 0u) |
+            (on.collisions ? kVbdTermCollisions : 0u) | (mouse.active ? kVbdTermMouse : 0u) |
+            (p.friction ? kVbdTermFriction : 0u);
+  return k;
+}
+
+cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
+                                     Profiler& profiler) {
+  if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
+  if (s.lambda.size() != layout_.size || s.penalty.size() != layout_.size) return CL_INVALID_OPERATION;
+  if (registeredWith_ != &profiler) registerStages(profiler, s);
+  if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
+  const MouseArgs mouse = packMouse(mouse_, s.vertexCount);
+  const Constants k = constants(settings, h, mouse);
+  const uint32_t n = s.vertexCount;
+
+  cl_int e = enqueueBegin(ctx, k, s, mouse, profiler);
+  if (e == CL_SUCCESS) {
+    // VBD Sec. 3.7; a hard-pinned vertex starts where it is held (w = 0 is skipped).
+    cl::Kernel& init = program_.kernel(kInitGuess);
+    e = setKernelArgs(init, n, s.x, s.v, vLast_, k.gravity, h, uint32_t(settings.avbd.primal.initialGuess));
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, program_.localSize(), profiler.record(stageInit_));
+  }
+  const int iterations = std::max(settings.step.iterations, 1);
+  for (int it = 0; it < iterations && e == CL_SUCCESS; ++it) {
+    for (uint32_t c = 0; c < s.vertexColors.count() && e == CL_SUCCESS; ++c)
+      e = enqueueColor(ctx, settings, k, s, mouse, c, profiler);
+    if (e == CL_SUCCESS) e = enqueueDual(ctx, settings, k, s, mouse, profiler);
+  }
+  return e;
+}
+
+cl_int AvbdSolverGpu::enqueueBegin(const ClContext& ctx, const Constants& k, DeviceState& s, const MouseArgs& mouse,
+                                   Profiler& profiler) {
+  const size_t local = program_.localSize();
+  cl::Kernel& edges = program_.kernel(kBeginEdges);
+  cl_int e = setKernelArgs(edges, s.edgeCount, s.x, s.xPrev, s.edges, s.restLength, s.mass, inputs_.edgeStiffness,
+                           edgeC0_, s.lambda, s.penalty, k.al, k.hard);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, edges, s.edgeCount, local, profiler.record(stageBegin_));
+  if (e != CL_SUCCESS) return e;
+
+  // A new drag (or another vertex set) starts from fresh multipliers.
+  const bool same = mouse_.active && mouseActive_ && mouse_.vertices == mouseVertices_;
+  mouseActive_ = mouse_.active;
+  mouseVertices_ = mouse_.vertices;
+  const glm::vec4 mouseRow(mouse_.stiffness, mouse_.maxForce, mouse_.active ? 1.0f : 0.0f, same ? 1.0f : 0.0f);
+  const glm::uvec4 counts(mouse.slots, mouse.vertices, layout_.mouse, 0u);
+  cl::Kernel& m = program_.kernel(kBeginMouse);
+  e = setKernelArgs(m, s.x, s.xPrev, s.mass, mouse.ids, mouse.weights, mouse.target, mouseRow, counts, s.lambda,
+                    s.penalty, mouseC0_, k.al, k.hard);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, m, 1, 0, profiler.record(stageBegin_));
+  if (e != CL_SUCCESS) return e;
+
+  cl::Kernel& v = program_.kernel(kBeginVertices);
+  e = setKernelArgs(v, s.vertexCount, s.x, s.xPrev, s.v, s.mass, pinTarget_, pinC0_, contactNormal_, contactTangent_,
+                    contactBitangent_, contactCollider_, s.lambda, s.penalty, inputs_.ground, inputs_.colliders,
+                    inputs_.colliderCounts, k.contact, k.layout, k.al, k.hard);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageBegin_));
+  return e;
+}
+
+cl_int AvbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& settings, const Constants& k,
+                                   DeviceState& s, const MouseArgs& mouse, uint32_t c, Profiler& profiler) {
+  const VbdParams& primal = settings.avbd.primal;
+  const uint32_t begin = s.vertexColors.begin(c), count = s.vertexColors.end(c) - begin;
+  if (count == 0) return CL_SUCCESS;
+  const bool snapshot = mouse.active && inputs_.needsMouseSnapshot(mouse, c);
+  cl_int e = CL_SUCCESS;
+  if (snapshot) {
+    cl::Kernel& m = program_.kernel(kMouseOffset);
+    e = setKernelArgs(m, s.x, mouse.ids, mouse.weights, mouse.target, mouse.slots, inputs_.mouseOffset);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, m, 1, 0, profiler.record(stageMouse_));
+    if (e != CL_SUCCESS) return e;
+  }
+  const glm::uvec4 options(k.terms, uint32_t(primal.safeguard), mouse.slots, snapshot ? 1u : 0u);
+  const glm::vec4 mouseParams(mouse_.stiffness, mouse_.maxForce, primal.determinantThreshold, 0.0f);
+  cl::Kernel& solve = program_.kernel(kSolve);
+  e = setKernelArgs(solve, begin, count, s.vertexColorOrder, s.x, s.xPrev, s.xInertial, s.v, s.mass, s.tets, s.DmInv,
+                    s.restVolume, s.tetBody, s.vertexTetsOffsets, s.vertexTetsItems, s.edges, s.restLength,
+                    s.vertexEdgesOffsets, s.vertexEdgesItems, s.vertexBody, inputs_.bodies, s.lambda, s.penalty,
+                    edgeC0_, pinTarget_, pinC0_, contactNormal_, contactTangent_, contactBitangent_, contactCollider_,
+                    k.gravity, options, k.layout, k.al, k.hard, mouse.ids, mouse.weights, mouse.target, mouseParams,
+                    inputs_.mouseOffset, mouseC0_);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, solve, count, program_.localSize(), profiler.record(stageColor_[c]));
+  return e;
+}
+
+cl_int AvbdSolverGpu::enqueueDual(const ClContext& ctx, const SolverSettings& settings, const Constants& k,
+                                  DeviceState& s, const MouseArgs& mouse, Profiler& profiler) {
+  const size_t local = program_.localSize();
+  cl_int e = CL_SUCCESS;
+  if (settings.step.constraints.edges) {
+    cl::Kernel& edges = program_.kernel(kDualEdges);
+    e = setKernelArgs(edges, s.edgeCount, s.x, s.edges, s.restLength, edgeC0_, inputs_.edgeStiffness, s.lambda,
+                      s.penalty, k.al, k.hard);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, edges, s.edgeCount, local, profiler.record(stageDual_));
+    if (e != CL_SUCCESS) return e;
+  }
+  if (mouse_.active) {
+    const glm::vec4 mouseRow(mouse_.stiffness, mouse_.maxForce, 0.0f, 0.0f);
+    const glm::uvec4 counts(mouse.slots, 0u, layout_.mouse, 0u);
+    cl::Kernel& m = program_.kernel(kDualMouse);
+    e = setKernelArgs(m, s.x, mouse.ids, mouse.weights, mouse.target, mouseRow, counts, s.lambda, s.penalty, mouseC0_,
+                      k.al, k.hard);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, m, 1, 0, profiler.record(stageDual_));
+    if (e != CL_SUCCESS) return e;
+  }
+  cl::Kernel& v = program_.kernel(kDualVertices);
+  e = setKernelArgs(v, s.vertexCount, s.x, s.xPrev, pinTarget_, pinC0_, contactNormal_, contactTangent_,
+                    contactBitangent_, contactCollider_, s.lambda, s.penalty, k.contact, k.layout,
+                    uint32_t(settings.avbd.friction ? 1u : 0u), k.al, k.hard);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageDual_));
+  return e;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GpuSolver>> makeAvbdSolverGpu(const ClContext& ctx, const KernelSourceOptions& source) {
+  auto program = KernelProgram::create(
+      ctx, source, "cl/avbd.cl",
+      {"avbd_reset_vertices", "avbd_begin_edges", "avbd_begin_mouse", "avbd_begin_vertices", "avbd_init_guess",
+       "avbd_mouse_offset", "avbd_solve_vertices_color", "avbd_dual_edges", "avbd_dual_mouse", "avbd_dual_vertices"});
+  if (!program) return program.error();
+  return std::unique_ptr<GpuSolver>(new AvbdSolverGpu(std::move(*program)));
+}
+
+}  // namespace tetlab

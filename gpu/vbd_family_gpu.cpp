@@ -1,0 +1,121 @@
+#include "gpu/vbd_family_gpu.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tetlab {
+
+namespace {
+
+bool sameMaterials(const std::vector<Material>& a, const std::vector<Material>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].youngsModulus != b[i].youngsModulus || a[i].poissonRatio != b[i].poissonRatio ||
+        a[i].density != b[i].density || a[i].damping != b[i].damping)
+      return false;
+  return true;
+}
+
+bool sameBits(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4)) == 0);
+}
+
+// Colliders in the order of forEachCollider (core/cpu/vbd_colliders.h), the
+// layout vbd_collider_sample reads.
+void packColliders(const Colliders& c, std::vector<glm::vec4>& out, glm::uvec4& outCounts) {
+  out.clear();
+  for (const SphereCollider& s : c.spheres) {
+    out.emplace_back(s.center, s.radius);
+    out.emplace_back(s.friction, 0.0f, 0.0f, 0.0f);
+  }
+  for (const BoxCollider& b : c.boxes) {
+    out.emplace_back(b.center, b.friction);
+    out.emplace_back(b.halfExtents, 0.0f);
+    for (int k = 0; k < 3; ++k) out.emplace_back(b.rotation[k], 0.0f);
+  }
+  for (const CapsuleCollider& s : c.capsules) {
+    out.emplace_back(s.a, s.radius);
+    out.emplace_back(s.b, s.friction);
+  }
+  outCounts = glm::uvec4(uint32_t(c.spheres.size()), uint32_t(c.boxes.size()), uint32_t(c.capsules.size()), 0u);
+}
+
+}  // namespace
+
+MouseArgs packMouse(const Attachment& mouse, uint32_t vertexCount) {
+  MouseArgs a;
+  a.vertices = uint32_t(std::min(mouse.vertices.size(), kMaxMouseVertices));
+  a.slots = uint32_t(std::min({mouse.vertices.size(), mouse.weights.size(), kMaxMouseVertices}));
+  bool inRange = mouse.vertices.size() <= kMaxMouseVertices;
+  for (uint32_t k = 0; k < a.vertices; ++k) {
+    inRange = inRange && mouse.vertices[k] < vertexCount;
+    a.ids.s[k] = mouse.vertices[k] < vertexCount ? mouse.vertices[k] : 0u;
+  }
+  for (uint32_t k = 0; k < a.slots; ++k) a.weights.s[k] = mouse.weights[k];
+  if (!inRange) a.vertices = a.slots = 0;
+  a.target = glm::vec4(mouse.target, 0.0f);
+  a.active = mouse.active && a.slots > 0;
+  return a;
+}
+
+Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
+  materials_.clear();
+  collidersHost_.clear();
+  colliders = {};
+  colliderCounts = glm::uvec4(0u);
+  colorOfVertex_.assign(model.vertexCount(), 0u);
+  for (uint32_t c = 0; c < model.vertexColors.count(); ++c)
+    for (uint32_t k = model.vertexColors.begin(c); k < model.vertexColors.end(c); ++k)
+      colorOfVertex_[model.vertexColorOrder[k]] = c;
+  auto offset = DeviceBuffer<glm::vec4>::create(ctx.context, 1, CL_MEM_READ_WRITE, "mouseOffset");
+  if (!offset) return offset.error();
+  mouseOffset = std::move(*offset);
+  return uploadMaterials(ctx, model);
+}
+
+Status VbdFamilyInputs::uploadMaterials(const ClContext& ctx, const SimModel& model) {
+  cache_.refresh(model);
+  scratch_.clear();
+  for (size_t b = 0; b < cache_.bodyNeoHookean.size(); ++b)
+    scratch_.emplace_back(cache_.bodyNeoHookean[b].mu, cache_.bodyNeoHookean[b].lambda, cache_.bodyDamping[b], 0.0f);
+  auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "VBD bodies");
+  if (!b) return b.error();
+  auto k = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, cache_.edgeStiffness, CL_MEM_READ_ONLY,
+                                         "VBD edgeStiffness");
+  if (!k) return k.error();
+  bodies = std::move(*b);
+  edgeStiffness = std::move(*k);
+  materials_ = model.materials;
+  return Ok{};
+}
+
+Status VbdFamilyInputs::refresh(const ClContext& ctx, const SimModel& model, const Colliders& c) {
+  if (!sameMaterials(materials_, model.materials))
+    if (Status st = uploadMaterials(ctx, model); !st) return st;
+  ground = glm::vec4(c.ground.enabled ? 1.0f : 0.0f, c.ground.height, c.ground.friction, 0.0f);
+  glm::uvec4 counts;
+  packColliders(c, scratch_, counts);
+  if (!sameBits(scratch_, collidersHost_) || counts != colliderCounts) {
+    auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "VBD colliders");
+    if (!b) return b.error();
+    colliders = std::move(*b);
+    collidersHost_ = scratch_;
+    colliderCounts = counts;
+  }
+  return Ok{};
+}
+
+bool VbdFamilyInputs::needsMouseSnapshot(const MouseArgs& mouse, uint32_t color) const {
+  uint32_t first = 0;
+  bool seen = false;
+  for (uint32_t k = 0; k < mouse.slots; ++k) {
+    const uint32_t v = mouse.ids.s[k];
+    if (v >= colorOfVertex_.size() || colorOfVertex_[v] != color) continue;
+    if (seen && v != first) return true;
+    first = v;
+    seen = true;
+  }
+  return false;
+}
+
+}  // namespace tetlab

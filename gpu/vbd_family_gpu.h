@@ -1,0 +1,83 @@
+#pragma once
+// Host-side inputs the GPU VBD and AVBD scripts share (gpu/vbd_solver_gpu.cpp,
+// gpu/avbd_solver_gpu.cpp): per-body material constants and per-edge spring
+// stiffnesses, the analytic colliders, and the mouse attachment as kernel
+// arguments. Material constants come from the CPU's own VbdMaterialCache, so
+// both backends use bit-identical constants. They and the colliders are
+// uploaded only when they change (a UI edit), never in the steady state.
+//
+// The mouse attachment couples vertices that need not share an element, so two
+// attached vertices may have the same colour. A work-item computing the offset
+// r = sum_j w_j x_j - target would then race with its colour-mate's update; for
+// such a colour the script first snapshots r into mouseOffset (one work-item)
+// and the solve reads that (VbdFamilyInputs::needsMouseSnapshot). With every
+// attached vertex in its own colour, the usual case (the vertices of one tet),
+// r is computed in the solve exactly as the CPU does.
+#include <cstdint>
+#include <vector>
+
+#include <CL/opencl.hpp>
+#include <glm/vec4.hpp>
+
+#include "core/cpu/vbd_terms.h"
+#include "core/model/sim_model.h"
+#include "core/result.h"
+#include "core/sim/colliders.h"
+#include "core/sim/state.h"
+#include "gpu/cl_buffer.h"
+#include "gpu/cl_context.h"
+
+namespace tetlab {
+
+// Bits of the kernels' `terms` argument (VBD_TERM_* in shaders/cl/vbd_vertex.clh).
+enum VbdTerm : uint32_t {
+  kVbdTermNeoHookean = 1u,
+  kVbdTermEdges = 2u,
+  kVbdTermCollisions = 4u,
+  kVbdTermMouse = 8u,
+  kVbdTermFriction = 16u,
+  kVbdTermAccelerate = 32u,
+};
+
+inline constexpr size_t kMaxMouseVertices = 8;  // uint8 / float8 kernel arguments
+
+// The mouse attachment as kernel arguments.
+struct MouseArgs {
+  cl_uint8 ids{};
+  cl_float8 weights{};
+  glm::vec4 target{0.0f};  // (target [m], 0)
+  uint32_t slots = 0;      // weighted vertices: min(vertices, weights, 8)
+  uint32_t vertices = 0;   // min(vertices, 8)
+  bool active = false;     // active, with at least one weighted vertex
+};
+
+// Packs the attachment; vertices beyond the model or beyond 8 make it inactive
+// on the device (a GPU run cannot read them), which setAttachment documents.
+MouseArgs packMouse(const Attachment& mouse, uint32_t vertexCount);
+
+class VbdFamilyInputs {
+ public:
+  Status reset(const ClContext& ctx, const SimModel& model);
+  // Re-uploads material constants and colliders when they changed (blocking,
+  // so only on an edit). Called at the start of every substep.
+  Status refresh(const ClContext& ctx, const SimModel& model, const Colliders& colliders);
+  // True when colour c holds two or more distinct attached vertices.
+  bool needsMouseSnapshot(const MouseArgs& mouse, uint32_t color) const;
+
+  DeviceBuffer<glm::vec4> bodies;     // per body: (NH mu [Pa], NH lambda [Pa], damping k_d [s], 0)
+  DeviceBuffer<float> edgeStiffness;  // per edge: mass-spring k_e [N/m]
+  DeviceBuffer<glm::vec4> colliders;  // spheres, boxes, capsules (layout in vbd_vertex.clh)
+  glm::vec4 ground{0.0f};             // (enabled, height, friction, 0)
+  glm::uvec4 colliderCounts{0u};      // (spheres, boxes, capsules, 0)
+  DeviceBuffer<glm::vec4> mouseOffset;  // one float4: the snapshot of r
+
+ private:
+  Status uploadMaterials(const ClContext& ctx, const SimModel& model);
+
+  VbdMaterialCache cache_;
+  std::vector<Material> materials_;  // as last uploaded
+  std::vector<glm::vec4> collidersHost_, scratch_;
+  std::vector<uint32_t> colorOfVertex_;
+};
+
+}  // namespace tetlab

@@ -1,0 +1,169 @@
+// VBD on the device: the enqueue script of one substep. It mirrors
+// VbdSolver::solveSubstep (core/cpu/vbd_solver.cpp) stage for stage:
+//
+//   vbd_init_guess                                       "vbd.init"
+//   for iteration n = 1..N:
+//     for colour c:  [vbd_mouse_offset]                  "vbd.mouse"
+//                    vbd_solve_vertices_color            "vbd.solve.c<c>"
+//     [vbd_chebyshev with omega_n]                       "vbd.chebyshev"
+//
+// Solver-private device data (v^{t-1} for the adaptive guess, the two previous
+// Chebyshev iterates, the per-vertex contact flag) lives in this class, not in
+// DeviceState: a solver switch drops it with the solver. Nothing is read back.
+#include "gpu/vbd_solver_gpu.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "gpu/cl_error.h"
+#include "gpu/kernel_program.h"
+#include "gpu/launch.h"
+#include "gpu/vbd_family_gpu.h"
+
+namespace tetlab {
+
+namespace {
+
+class VbdSolverGpu final : public GpuSolver {
+ public:
+  explicit VbdSolverGpu(KernelProgram program) : program_(std::move(program)) {}
+
+  SolverKind kind() const override { return SolverKind::Vbd; }
+  Status reset(const ClContext& ctx, const SimModel& model, DeviceState& state) override;
+  cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
+                        Profiler& profiler) override;
+  void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }
+  std::string pollKernels() override {
+    program_.poll();
+    return program_.lastError();
+  }
+
+  enum Kernel : size_t { kInitGuess, kMouseOffset, kSolve, kChebyshev };
+
+ private:
+  void registerStages(Profiler& profiler, const DeviceState& s);
+  cl_int enqueueColor(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
+                      const MouseArgs& mouse, uint32_t terms, uint32_t c, Profiler& profiler);
+
+  KernelProgram program_;
+  const SimModel* model_ = nullptr;
+  VbdFamilyInputs inputs_;
+  DeviceBuffer<glm::vec4> vLast_, chebyshevPrev1_, chebyshevPrev2_;
+  DeviceBuffer<uint32_t> inContact_;
+  Attachment mouse_;
+
+  StageId stageInit_ = 0, stageMouse_ = 0, stageChebyshev_ = 0;
+  std::vector<StageId> stageColor_;
+  Profiler* registeredWith_ = nullptr;
+};
+
+Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceState& s) {
+  model_ = &model;
+  registeredWith_ = nullptr;
+  // VBD keeps no multipliers; drop another solver's so nothing stale survives a switch.
+  if (Status st = resetConstraintData(ctx, s, 0, 0, 0.0f); !st) return st;
+  if (Status st = inputs_.reset(ctx, model); !st) return st;
+  const size_t n = model.vertexCount();
+  for (auto* b : {&vLast_, &chebyshevPrev1_, &chebyshevPrev2_}) {
+    auto r = DeviceBuffer<glm::vec4>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD per-vertex data");
+    if (!r) return r.error();
+    *b = std::move(*r);
+  }
+  auto c = DeviceBuffer<uint32_t>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD inContact");
+  if (!c) return c.error();
+  inContact_ = std::move(*c);
+  // v^{t-1} starts as the current v (the CPU reset does the same).
+  cl_int e = vLast_.copyFrom(ctx.queue, s.v);
+  if (e == CL_SUCCESS) e = chebyshevPrev1_.fill(ctx.queue, glm::vec4(0.0f));
+  if (e == CL_SUCCESS) e = chebyshevPrev2_.fill(ctx.queue, glm::vec4(0.0f));
+  if (e == CL_SUCCESS) e = inContact_.fill(ctx.queue, 0u);
+  return clCheck(e, "initialising the VBD solver data");
+}
+
+void VbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
+  stageInit_ = profiler.addStage("vbd.init");
+  stageMouse_ = profiler.addStage("vbd.mouse");
+  stageColor_.clear();
+  for (uint32_t c = 0; c < s.vertexColors.count(); ++c)
+    stageColor_.push_back(profiler.addStage("vbd.solve.c" + std::to_string(c)));
+  stageChebyshev_ = profiler.addStage("vbd.chebyshev");
+  registeredWith_ = &profiler;
+}
+
+cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
+                                    Profiler& profiler) {
+  if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
+  if (registeredWith_ != &profiler) registerStages(profiler, s);
+  if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
+  const VbdParams& p = settings.vbd;
+  const ConstraintToggles& on = settings.step.constraints;
+  const MouseArgs mouse = packMouse(mouse_, s.vertexCount);
+  const uint32_t terms = (on.neoHookean ? kVbdTermNeoHookean : 0u) | (on.edges ? kVbdTermEdges : 0u) |
+                         (on.collisions ? kVbdTermCollisions : 0u) | (mouse.active ? kVbdTermMouse : 0u) |
+                         (p.accelerate ? kVbdTermAccelerate : 0u);
+  const size_t local = program_.localSize();
+  const uint32_t n = s.vertexCount;
+
+  // VBD Sec. 3.7: the initial guess (|g| from the host, as vbdInitialGuess computes it).
+  const glm::vec4 gravity(settings.step.gravity, glm::length(settings.step.gravity));
+  cl::Kernel& init = program_.kernel(kInitGuess);
+  cl_int e = setKernelArgs(init, n, s.x, s.v, vLast_, chebyshevPrev1_, gravity, h, uint32_t(p.initialGuess),
+                           uint32_t(p.accelerate ? 1u : 0u));
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, local, profiler.record(stageInit_));
+
+  const int iterations = std::max(settings.step.iterations, 1);
+  float omega = 1.0f;
+  for (int it = 1; it <= iterations && e == CL_SUCCESS; ++it) {
+    for (uint32_t c = 0; c < s.vertexColors.count() && e == CL_SUCCESS; ++c)
+      e = enqueueColor(ctx, settings, h, s, mouse, terms, c, profiler);
+    if (p.accelerate && e == CL_SUCCESS) {
+      omega = chebyshevOmega(it, p.chebyshevRho, omega);  // VBD Sec. 3.8
+      cl::Kernel& k = program_.kernel(kChebyshev);
+      e = setKernelArgs(k, n, s.x, chebyshevPrev1_, chebyshevPrev2_, inContact_, omega, uint32_t(it >= 2 ? 1u : 0u));
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, local, profiler.record(stageChebyshev_));
+    }
+  }
+  return e;
+}
+
+cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
+                                  const MouseArgs& mouse, uint32_t terms, uint32_t c, Profiler& profiler) {
+  const VbdParams& p = settings.vbd;
+  const size_t local = program_.localSize();
+  const uint32_t begin = s.vertexColors.begin(c), count = s.vertexColors.end(c) - begin;
+  if (count == 0) return CL_SUCCESS;
+  const bool snapshot = mouse.active && inputs_.needsMouseSnapshot(mouse, c);
+  cl_int e = CL_SUCCESS;
+  if (snapshot) {
+    cl::Kernel& k = program_.kernel(kMouseOffset);
+    e = setKernelArgs(k, s.x, mouse.ids, mouse.weights, mouse.target, mouse.slots, inputs_.mouseOffset);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, 1, 0, profiler.record(stageMouse_));
+    if (e != CL_SUCCESS) return e;
+  }
+  const glm::vec4 solve(h, p.contactStiffness, p.contactThickness, p.frictionEpsilon);
+  const glm::uvec4 options(terms, uint32_t(p.safeguard), mouse.slots, snapshot ? 1u : 0u);
+  const glm::vec4 mouseParams(mouse_.stiffness, mouse_.maxForce, p.determinantThreshold, 0.0f);
+  cl::Kernel& k = program_.kernel(kSolve);
+  e = setKernelArgs(k, begin, count, s.vertexColorOrder, s.x, s.xPrev, s.xInertial, s.tets, s.DmInv, s.restVolume,
+                    s.tetBody, s.vertexTetsOffsets, s.vertexTetsItems, s.edges, s.restLength, s.vertexEdgesOffsets,
+                    s.vertexEdgesItems, s.vertexBody, inputs_.bodies, inputs_.edgeStiffness, inputs_.ground,
+                    inputs_.colliders, inputs_.colliderCounts, solve, options, mouse.ids, mouse.weights,
+                    mouse.target, mouseParams, inputs_.mouseOffset, inContact_);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageColor_[c]));
+  return e;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GpuSolver>> makeVbdSolverGpu(const ClContext& ctx, const KernelSourceOptions& source) {
+  auto program = KernelProgram::create(ctx, source, "cl/vbd.cl",
+                                       {"vbd_init_guess", "vbd_mouse_offset", "vbd_solve_vertices_color",
+                                        "vbd_chebyshev"});
+  if (!program) return program.error();
+  return std::unique_ptr<GpuSolver>(new VbdSolverGpu(std::move(*program)));
+}
+
+}  // namespace tetlab

@@ -1,0 +1,112 @@
+// Vertex Block Descent (Chen et al. 2024) on the device; the CPU twin is
+// core/cpu/vbd_solver.cpp. One substep (host script gpu/vbd_solver_gpu.cpp):
+//
+//   vbd_init_guess                          per vertex (VBD Sec. 3.7)
+//   for iteration:
+//     for vertex colour c:
+//       [vbd_mouse_offset]                  only when c holds 2+ attached vertices
+//       vbd_solve_vertices_color (c)        per vertex of c: gather f_i, H_i, 3x3 Newton step
+//     [vbd_chebyshev]                       per vertex (VBD Sec. 3.8), when accelerate is on
+//
+// Contacts are penalty terms evaluated at the current iterate inside the solve,
+// so there is no separate collision pass. Nothing is read back.
+#pragma OPENCL FP_CONTRACT OFF
+
+#include "vbd_vertex.clh"
+
+// x = initial guess for free vertices; vLast = v^t for the next substep's
+// adaptive guess; chebyshevPrev1 = x^(0) when acceleration is on.
+__kernel void vbd_init_guess(const uint count, __global float4* x, __global const float4* v,
+                             __global float4* vLast, __global float4* chebyshevPrev1, const float4 gravity,
+                             const float h, const uint mode, const uint accelerate) {
+  const uint i = get_global_id(0);
+  if (i >= count) return;
+  float4 p = x[i];
+  const float3 vi = v[i].xyz;
+  if (p.w > 0.0f) {
+    p = (float4)(vbd_initial_guess(mode, h, gravity, p.xyz, vi, vLast[i].xyz), p.w);
+    x[i] = p;
+  }
+  vLast[i] = (float4)(vi, 0.0f);
+  if (accelerate) chebyshevPrev1[i] = (float4)(p.xyz, 0.0f);
+}
+
+// mouseOffset[0] = sum_j w_j x_j - target before a colour that holds several
+// attached vertices: its work-items then share one snapshot instead of racing
+// on each other's positions. mouseTarget.w is unused.
+__kernel void vbd_mouse_offset(__global const float4* x, const uint8 mouseIds, const float8 mouseWeights,
+                               const float4 mouseTarget, const uint mouseCount, __global float4* mouseOffset) {
+  if (get_global_id(0) != 0) return;
+  mouseOffset[0] = (float4)(vbd_attachment_offset(x, mouseCount, mouseIds, mouseWeights, mouseTarget.xyz), 0.0f);
+}
+
+// One Newton step per vertex of colour [begin, begin + count) of vertexColorOrder.
+//   solve   = (h, contactStiffness k_c, contactThickness, frictionEpsilon eps_v)
+//   options = (terms bits VBD_TERM_*, safeguard, mouse vertex count, 1: read mouseOffset[0])
+//   mouseParams = (stiffness, maxForce, determinantThreshold, 0)
+// inContact[i] = 1 when vertex i touched a collider (Chebyshev skips it).
+__kernel void vbd_solve_vertices_color(
+    const uint begin, const uint count, __global const uint* vertexColorOrder, __global float4* x,
+    __global const float4* xPrev, __global const float4* xInertial, __global const uint4* tets,
+    __global const float4* DmInv, __global const float* restVolume, __global const uint* tetBody,
+    __global const uint* vertexTetsOffsets, __global const uint* vertexTetsItems, __global const uint2* edges,
+    __global const float* restLength, __global const uint* vertexEdgesOffsets,
+    __global const uint* vertexEdgesItems, __global const uint* vertexBody, __global const float4* bodies,
+    __global const float* edgeStiffness, const float4 ground, __global const float4* colliders,
+    const uint4 colliderCounts, const float4 solve, const uint4 options, const uint8 mouseIds,
+    const float8 mouseWeights, const float4 mouseTarget, const float4 mouseParams,
+    __global const float4* mouseOffset, __global uint* inContact) {
+  const uint k = get_global_id(0);
+  if (k >= count) return;
+  const uint i = vertexColorOrder[begin + k];
+  const float4 p = x[i];
+  const float w = p.w;
+  if (!(w > 0.0f)) return;  // pinned / kinematic
+  const float h = solve.x;
+  const uint terms = options.x;
+  const int safeguard = (int)options.y;
+  const float mass = 1.0f / w;
+  const float3 xi = p.xyz;
+
+  VbdSystem s = vbd_system_zero();
+  vbd_add_inertia(mass, h, xi, xInertial[i].xyz, &s);
+  if (terms & VBD_TERM_NEO_HOOKEAN)
+    vbd_add_tets(i, h, x, xPrev, tets, DmInv, restVolume, tetBody, vertexTetsOffsets, vertexTetsItems, bodies, &s);
+  if (terms & VBD_TERM_EDGES)
+    vbd_add_springs(i, bodies[vertexBody[i]].z / h, safeguard, x, xPrev, edges, restLength, edgeStiffness,
+                    vertexEdgesOffsets, vertexEdgesItems, &s);
+  if (terms & VBD_TERM_MOUSE) {
+    const int slot = vbd_mouse_slot(i, options.z, mouseIds);
+    if (slot >= 0) {
+      const float3 r = options.w ? mouseOffset[0].xyz
+                                 : vbd_attachment_offset(x, options.z, mouseIds, mouseWeights, mouseTarget.xyz);
+      vbd_add_attachment(r, vbd_mouse_weight(slot, mouseWeights), mouseParams.x, mouseParams.y, &s.f, &s.H);
+    }
+  }
+  int touching = 0;
+  if (terms & VBD_TERM_COLLISIONS) {
+    const float4 contact = (float4)(solve.y, solve.z, solve.w, h);
+    touching = vbd_add_collider_contacts(xi, xPrev[i].xyz, contact, ground, colliders, colliderCounts, &s);
+  }
+  if (terms & VBD_TERM_ACCELERATE) inContact[i] = (uint)touching;
+  const float threshold = safeguard == VBD_SAFEGUARD_DETERMINANT ? mouseParams.z : 0.0f;
+  vbd_apply_step(x, i, xi, w, s, threshold);
+}
+
+// Chebyshev semi-iterative over-relaxation after a full sweep (VBD Sec. 3.8):
+//   x^(n) = omega_n (x_bar^(n) - x^(n-2)) + x^(n-2)   for n >= 2, free vertices not in contact.
+__kernel void vbd_chebyshev(const uint count, __global float4* x, __global float4* chebyshevPrev1,
+                            __global float4* chebyshevPrev2, __global const uint* inContact, const float omega,
+                            const uint apply) {
+  const uint i = get_global_id(0);
+  if (i >= count) return;
+  const float4 p = x[i];
+  float3 xi = p.xyz;
+  const float3 prev2 = chebyshevPrev2[i].xyz;
+  if (apply && p.w > 0.0f && !inContact[i]) {
+    xi = omega * (xi - prev2) + prev2;
+    x[i] = (float4)(xi, p.w);
+  }
+  chebyshevPrev2[i] = chebyshevPrev1[i];
+  chebyshevPrev1[i] = (float4)(xi, 0.0f);
+}

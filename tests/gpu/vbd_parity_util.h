@@ -1,0 +1,206 @@
+#pragma once
+// Shared by the GPU VBD and AVBD parity tests: small scenes, and a runner that
+// steps the CPU reference and the OpenCL solver side by side from the same
+// model, state and settings, then compares every vertex.
+//
+//   relative error = max_i |x_gpu_i - x_cpu_i| / D,   D = diagonal of the CPU result's bounding box
+//
+// Both backends visit the vertices in the same order (colour by colour; within
+// a colour the vertices are independent, so their order does not matter) and
+// evaluate the same shared element math, so they differ only by float rounding
+// (the device's own dot/length/sqrt and libm). Why that stays small: one VBD
+// substep is a contraction towards the minimiser of a smooth energy, so a
+// rounding difference is damped, not amplified, unless a discrete decision
+// (a contact appearing, a force bound switching) flips on it.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/model/generators.h"
+#include "core/model/model_builder.h"
+#include "core/sim/solver.h"
+#include "core/sim/state_setup.h"
+#include "core/sim/stepper.h"
+#include "gpu/gpu_solver_factory.h"
+#include "gpu/gpu_stepper.h"
+#include "gpu_test_context.h"
+
+namespace tetlab::test {
+
+struct VbdScene {
+  SimModel model;
+  State state;
+};
+
+inline VbdScene makeVbdScene(const BodyDesc& body) {
+  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  EXPECT_TRUE(model.ok()) << model.error().message;
+  VbdScene s{std::move(*model), {}};
+  s.state = makeState(s.model);
+  return s;
+}
+
+// A 0.6 m x 0.15 m x 0.15 m beam along +x, clamped at x = 0 (every vertex there pinned).
+inline VbdScene vbdBeam(float youngs = 2.0e5f, float poisson = 0.3f, float damping = 0.0f) {
+  Material m;
+  m.youngsModulus = youngs;
+  m.poissonRatio = poisson;
+  m.density = 1000.0f;
+  m.damping = damping;
+  VbdScene s = makeVbdScene(
+      {makeBoxTetMesh(glm::vec3(0.0f, 0.3f, 0.0f), glm::vec3(0.6f, 0.15f, 0.15f), glm::uvec3(6, 2, 2)), m, "beam"});
+  pinVertices(s.model, s.state, [](glm::vec3 p) { return p.x < 1e-4f; });
+  return s;
+}
+
+// A soft 0.2 m box thrown at the ground with a sideways velocity.
+inline VbdScene vbdDroppedBox(float youngs = 5.0e4f) {
+  Material m;
+  m.youngsModulus = youngs;
+  VbdScene s = makeVbdScene(
+      {makeBoxTetMesh(glm::vec3(-0.1f, 0.25f, -0.1f), glm::vec3(0.2f), glm::uvec3(2, 2, 2)), m, "box"});
+  for (glm::vec4& v : s.state.v) v = glm::vec4(0.4f, -1.0f, 0.2f, 0.0f);
+  return s;
+}
+
+// Drag the beam's far end with the mouse: `vertices` with barycentric `weights`.
+inline void attachMouse(VbdScene& s, std::vector<uint32_t> vertices, std::vector<float> weights, glm::vec3 pull,
+                        float stiffness, float maxForce) {
+  glm::vec3 anchor(0.0f);
+  for (size_t k = 0; k < vertices.size(); ++k) anchor += s.model.restPositions[vertices[k]] * weights[k];
+  s.state.mouse.active = true;
+  s.state.mouse.vertices = std::move(vertices);
+  s.state.mouse.weights = std::move(weights);
+  s.state.mouse.target = anchor + pull;
+  s.state.mouse.stiffness = stiffness;
+  s.state.mouse.maxForce = maxForce;
+}
+
+// Two vertices of the SAME colour near the beam's free end (x > 0.5 m): an
+// attachment on them makes the GPU take the mouse-offset snapshot path
+// (gpu/vbd_family_gpu.h). Empty when no colour has two such vertices.
+inline std::vector<uint32_t> sameColourTipPair(const SimModel& model) {
+  const ColorRanges& colors = model.vertexColors;
+  for (uint32_t c = 0; c < colors.count(); ++c) {
+    std::vector<uint32_t> pick;
+    for (uint32_t k = colors.begin(c); k < colors.end(c) && pick.size() < 2; ++k)
+      if (model.restPositions[model.vertexColorOrder[k]].x > 0.5f) pick.push_back(model.vertexColorOrder[k]);
+    if (pick.size() == 2) return pick;
+  }
+  return {};
+}
+
+struct VbdComparison {
+  double maxError = 0.0;         // max |x_gpu - x_cpu| [m]
+  double diagonal = 0.0;         // D [m]
+  double maxDisplacement = 0.0;  // how far the CPU result moved from the start: the test is not vacuous
+  double maxPenaltyRelError = 0.0;  // max |k_gpu - k_cpu| / max(|k_cpu|, 1) over the AVBD rows
+  double maxLambdaError = 0.0;      // max |lambda_gpu - lambda_cpu| / max |lambda_cpu| (0 when all zero)
+  bool finite = true;
+  std::vector<double> errorPerFrame;  // max |dx| / D after each frame (when recorded)
+  double relative() const { return diagonal > 0.0 ? maxError / diagonal : std::numeric_limits<double>::infinity(); }
+};
+
+// Steps both backends `frames` frames; with recordEveryFrame the GPU state is
+// read back after each frame (to see where two runs part), else only at the end.
+inline VbdComparison runVbdBoth(const ClContext& ctx, const VbdScene& scene, const SolverSettings& settings,
+                                int frames = 100, bool recordEveryFrame = false) {
+  VbdComparison out;
+  out.finite = false;  // until both runs exist
+  std::unique_ptr<Solver> cpu = makeCpuSolver(settings.solver);
+  State cpuState = scene.state;
+  cpu->reset(scene.model, cpuState);
+
+  auto device = createDeviceState(ctx, scene.model, scene.state);
+  EXPECT_TRUE(device.ok()) << device.error().message;
+  auto stepper = GpuStepper::create(ctx);
+  EXPECT_TRUE(stepper.ok()) << stepper.error().message;
+  if (!device.ok() || !stepper.ok()) return out;
+  auto gpu = makeGpuSolver(settings.solver, ctx, scene.model, *device);
+  EXPECT_TRUE(gpu.ok()) << gpu.error().message;
+  if (!gpu.ok()) return out;
+  (*gpu)->setAttachment(scene.state.mouse);
+  out.finite = true;
+
+  auto compare = [&](const std::vector<glm::vec4>& gpuX, double& outMax, double& outDiag) {
+    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+    outMax = 0.0;
+    for (size_t i = 0; i < cpuState.x.size(); ++i) {
+      const glm::vec3 c(cpuState.x[i]), g(gpuX[i]);
+      lo = glm::min(lo, c);
+      hi = glm::max(hi, c);
+      outMax = std::max(outMax, double(glm::length(g - c)));
+    }
+    outDiag = glm::length(hi - lo);
+  };
+
+  Profiler profiler;
+  profiler.setEnabled(false);
+  std::vector<glm::vec4> gpuX;
+  for (int f = 0; f < frames; ++f) {
+    StepDiagnostics diag;
+    stepSimulation(scene.model, settings, *cpu, cpuState, diag);
+    out.finite = out.finite && diag.finite;
+    Status st = stepper->enqueueStep(ctx, settings, **gpu, *device, profiler);
+    EXPECT_TRUE(st.ok()) << st.error().message;
+    if (recordEveryFrame) {
+      EXPECT_TRUE(downloadPositions(ctx, *device, gpuX).ok());
+      double err = 0.0, diagLen = 0.0;
+      compare(gpuX, err, diagLen);
+      out.errorPerFrame.push_back(err / diagLen);
+    }
+  }
+  State gpuState;
+  EXPECT_TRUE(downloadState(ctx, *device, gpuState).ok());
+  auto bad = stepper->readBadVertex(ctx);
+  EXPECT_TRUE(bad.ok() && *bad == -1) << "the GPU run produced a non-finite vertex";
+  out.finite = out.finite && bad.ok() && *bad == -1;
+
+  compare(gpuState.x, out.maxError, out.diagonal);
+  for (size_t i = 0; i < cpuState.x.size(); ++i) {
+    out.maxDisplacement =
+        std::max(out.maxDisplacement, double(glm::length(glm::vec3(cpuState.x[i]) - glm::vec3(scene.state.x[i]))));
+    EXPECT_EQ(gpuState.x[i].w, cpuState.x[i].w) << "inverse mass of vertex " << i;
+  }
+  EXPECT_EQ(gpuState.lambda.size(), cpuState.lambda.size()) << "constraint layout differs";
+  EXPECT_EQ(gpuState.penalty.size(), cpuState.penalty.size()) << "constraint layout differs";
+  if (gpuState.lambda.size() == cpuState.lambda.size() && gpuState.penalty.size() == cpuState.penalty.size()) {
+    double lambdaScale = 0.0, lambdaErr = 0.0;
+    for (size_t r = 0; r < cpuState.lambda.size(); ++r) {
+      lambdaScale = std::max(lambdaScale, double(std::fabs(cpuState.lambda[r])));
+      lambdaErr = std::max(lambdaErr, double(std::fabs(gpuState.lambda[r] - cpuState.lambda[r])));
+      out.maxPenaltyRelError =
+          std::max(out.maxPenaltyRelError, double(std::fabs(gpuState.penalty[r] - cpuState.penalty[r])) /
+                                               std::max(double(std::fabs(cpuState.penalty[r])), 1.0));
+    }
+    out.maxLambdaError = lambdaScale > 0.0 ? lambdaErr / lambdaScale : lambdaErr;
+  }
+  return out;
+}
+
+inline SolverSettings vbdBaseSettings(SolverKind kind) {
+  SolverSettings s;
+  s.solver = kind;
+  s.step.substeps = 5;
+  s.step.iterations = 4;
+  return s;
+}
+
+}  // namespace tetlab::test
+
+// Prints the measurement and checks the relative position error and that the
+// scene really moved (minMove [m]).
+#define EXPECT_VBD_PARITY(cmp, minMove, bound)                                                            \
+  do {                                                                                                   \
+    std::printf("  parity: max |dx| %.3g m, relative %.3g (bound %.1g), CPU moved %.3g m\n", (cmp).maxError, \
+                (cmp).relative(), double(bound), (cmp).maxDisplacement);                                 \
+    EXPECT_TRUE((cmp).finite);                                                                           \
+    EXPECT_GT((cmp).maxDisplacement, (minMove)) << "the scene did not move: the test is vacuous";        \
+    EXPECT_LT((cmp).relative(), (bound))                                                                 \
+        << "max |dx| = " << (cmp).maxError << " m over a body of " << (cmp).diagonal << " m";            \
+  } while (0)
