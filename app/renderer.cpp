@@ -80,15 +80,22 @@ void GpuMesh::draw() const {
 
 Result<Renderer> Renderer::create() {
   Renderer r;
-  Result<ShaderProgram> background = loadShaderProgram("gl/background.vert", "gl/background.frag");
-  if (!background) return background.error();
-  Result<ShaderProgram> mesh = loadShaderProgram("gl/mesh.vert", "gl/mesh.frag");
-  if (!mesh) return mesh.error();
-  Result<ShaderProgram> grid = loadShaderProgram("gl/grid.vert", "gl/grid.frag");
-  if (!grid) return grid.error();
-  r.backgroundProgram_ = std::move(*background);
-  r.meshProgram_ = std::move(*mesh);
-  r.gridProgram_ = std::move(*grid);
+  struct Stage {
+    ShaderProgram* program;
+    const char* vertex;
+    const char* fragment;
+  };
+  const Stage stages[] = {{&r.backgroundProgram_, "gl/background.vert", "gl/background.frag"},
+                          {&r.meshProgram_, "gl/mesh.vert", "gl/mesh.frag"},
+                          {&r.gridProgram_, "gl/grid.vert", "gl/grid.frag"},
+                          {&r.cellProgram_, "gl/cells.vert", "gl/cells.frag"},
+                          {&r.lineProgram_, "gl/lines.vert", "gl/lines.frag"},
+                          {&r.pointProgram_, "gl/points.vert", "gl/points.frag"}};
+  for (const Stage& stage : stages) {
+    Result<ShaderProgram> program = loadShaderProgram(stage.vertex, stage.fragment);
+    if (!program) return program.error();
+    *stage.program = std::move(*program);
+  }
 
   r.emptyVao_ = makeGlVertexArray();
   r.gridVao_ = makeGlVertexArray();
@@ -118,7 +125,15 @@ void Renderer::render(const OrbitCamera& camera, glm::ivec2 viewportSize, std::s
   const glm::mat4 viewProj = camera.projectionMatrix(aspect) * camera.viewMatrix();
   drawBackground(settings);
   drawMeshes(camera, viewProj, meshes, settings);
-  drawGround(camera, viewProj, meshes, settings);
+  bool any = false;
+  Bounds scene;
+  for (const GpuMesh* mesh : meshes) {
+    if (mesh == nullptr) continue;
+    scene =
+        any ? Bounds{glm::min(scene.min, mesh->bounds().min), glm::max(scene.max, mesh->bounds().max)} : mesh->bounds();
+    any = true;
+  }
+  drawGround(camera, viewProj, any ? &scene : nullptr, 0.0f, settings);
   glUseProgram(0);
 }
 
@@ -133,42 +148,44 @@ void Renderer::drawBackground(const RenderSettings& settings) const {
   glBindVertexArray(0);
 }
 
+void Renderer::setLighting(const ShaderProgram& program, const OrbitCamera& camera, const glm::mat4& viewProj,
+                           const RenderSettings& settings) const {
+  // Key light up and to the left of the viewer, fill from the lower right: a
+  // classic three-quarter studio setup that follows the camera.
+  const glm::vec3 f = camera.forward(), r = camera.right(), u = camera.up();
+  program.set("uViewProj", viewProj);
+  program.set("uEye", camera.eye());
+  program.set("uKeyDir", glm::normalize(-0.65f * r + 0.9f * u - 0.25f * f));
+  program.set("uFillDir", glm::normalize(0.9f * r + 0.05f * u - 0.45f * f));
+  program.set("uAlbedo", settings.albedo);
+  program.set("uSkyColor", settings.skyAmbient);
+  program.set("uGroundColor", settings.groundAmbient);
+  program.set("uShininess", settings.shininess);
+  program.set("uSpecular", settings.specular);
+}
+
 void Renderer::drawMeshes(const OrbitCamera& camera, const glm::mat4& viewProj, std::span<const GpuMesh* const> meshes,
                           const RenderSettings& settings) const {
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
   glDisable(GL_BLEND);
   meshProgram_.use();
-  // Key light up and to the left of the viewer, fill from the lower right: a
-  // classic three-quarter studio setup that follows the camera.
-  const glm::vec3 f = camera.forward(), r = camera.right(), u = camera.up();
-  meshProgram_.set("uViewProj", viewProj);
-  meshProgram_.set("uEye", camera.eye());
-  meshProgram_.set("uKeyDir", glm::normalize(-0.65f * r + 0.9f * u - 0.25f * f));
-  meshProgram_.set("uFillDir", glm::normalize(0.9f * r + 0.05f * u - 0.45f * f));
-  meshProgram_.set("uAlbedo", settings.albedo);
-  meshProgram_.set("uSkyColor", settings.skyAmbient);
-  meshProgram_.set("uGroundColor", settings.groundAmbient);
-  meshProgram_.set("uShininess", settings.shininess);
-  meshProgram_.set("uSpecular", settings.specular);
+  setLighting(meshProgram_, camera, viewProj, settings);
+  meshProgram_.set("uColorMode", 0);
+  meshProgram_.set("uClipEnabled", 0);
+  meshProgram_.set("uBackfaceDim", 1.0f);
+  meshProgram_.set("uAlpha", 1.0f);
   for (const GpuMesh* mesh : meshes)
     if (mesh != nullptr) mesh->draw();
 }
 
-void Renderer::drawGround(const OrbitCamera& camera, const glm::mat4& viewProj, std::span<const GpuMesh* const> meshes,
+void Renderer::drawGround(const OrbitCamera& camera, const glm::mat4& viewProj, const Bounds* scene, float groundHeight,
                           const RenderSettings& settings) const {
   if (!settings.showGrid && !settings.showShadow) return;
-  bool any = false;
-  Bounds scene;
-  for (const GpuMesh* mesh : meshes) {
-    if (mesh == nullptr) continue;
-    scene =
-        any ? Bounds{glm::min(scene.min, mesh->bounds().min), glm::max(scene.max, mesh->bounds().max)} : mesh->bounds();
-    any = true;
-  }
   // Grid spacing follows the scene's size in decades (0.1 m cells for a 1 m body),
   // so the grid reads as a ruler whatever units the mesh was modelled in.
-  const float extent = any ? std::max({scene.size().x, scene.size().y, scene.size().z}) : camera.distance * 0.5f;
+  const float extent =
+      scene != nullptr ? std::max({scene->size().x, scene->size().y, scene->size().z}) : camera.distance * 0.5f;
   const float cell = std::pow(10.0f, std::round(std::log10(std::max(extent, 1e-4f)))) * 0.1f;
   const float fadeRadius = std::max(camera.distance * 2.5f, extent * 4.0f);
 
@@ -181,6 +198,7 @@ void Renderer::drawGround(const OrbitCamera& camera, const glm::mat4& viewProj, 
   gridProgram_.set("uViewProj", viewProj);
   gridProgram_.set("uCenter", glm::vec2(camera.target.x, camera.target.z));
   gridProgram_.set("uExtent", fadeRadius);
+  gridProgram_.set("uHeight", groundHeight);
   gridProgram_.set("uCell", cell);
   gridProgram_.set("uFadeCenter", glm::vec2(camera.target.x, camera.target.z));
   gridProgram_.set("uFadeRadius", fadeRadius);
@@ -189,12 +207,13 @@ void Renderer::drawGround(const OrbitCamera& camera, const glm::mat4& viewProj, 
   // The shadow is an ellipse under the bodies' footprint, weaker as they rise off the ground.
   glm::vec2 shadowRadius(0.0f);
   float shadowStrength = 0.0f;
-  if (settings.showShadow && any) {
-    shadowRadius = 0.75f * glm::vec2(scene.size().x, scene.size().z) + glm::vec2(0.08f * extent);
-    const float height = std::max(scene.min.y, 0.0f);
+  if (settings.showShadow && scene != nullptr) {
+    shadowRadius = 0.75f * glm::vec2(scene->size().x, scene->size().z) + glm::vec2(0.08f * extent);
+    const float height = std::max(scene->min.y - groundHeight, 0.0f);
     shadowStrength = settings.shadowStrength / (1.0f + 4.0f * height / std::max(extent, 1e-4f));
   }
-  gridProgram_.set("uShadowCenter", glm::vec2(scene.center().x, scene.center().z));
+  const glm::vec3 centre = scene != nullptr ? scene->center() : glm::vec3(0.0f);
+  gridProgram_.set("uShadowCenter", glm::vec2(centre.x, centre.z));
   gridProgram_.set("uShadowRadius", shadowRadius);
   gridProgram_.set("uShadowStrength", shadowStrength);
   glBindVertexArray(gridVao_.id());

@@ -39,6 +39,12 @@ struct RenderSettings {
   float gridLineAlpha = 0.32f;
   bool showShadow = true;
   float shadowStrength = 0.45f;  // 0 = none, 1 = black at the centre
+  // Simulated scenes (render(SimView)) only:
+  glm::vec3 colliderAlbedo{0.55f, 0.62f, 0.72f};  // sRGB, cool grey-blue so colliders read as "not the body"
+  glm::vec3 pinColor{0.90f, 0.16f, 0.14f};        // sRGB
+  glm::vec3 attachmentColor{1.0f, 0.85f, 0.25f};  // sRGB, the mouse drag line and its ends
+  glm::vec3 cellEdgeColor{0.10f, 0.10f, 0.12f};   // sRGB, tet edges on cut-away cells
+  glm::vec3 wireColor{0.85f, 0.90f, 1.0f};        // sRGB, wireframe edges without a field
 };
 
 // The background colour at height v in [0, 1] (0 = bottom row, 1 = top row)
@@ -90,14 +96,31 @@ class Renderer {
 
  private:
   void drawBackground(const RenderSettings& settings) const;
+  // Lighting uniforms shared by the mesh and cell programs (key/fill follow the camera).
+  void setLighting(const ShaderProgram& program, const OrbitCamera& camera, const glm::mat4& viewProj,
+                   const RenderSettings& settings) const;
   void drawMeshes(const OrbitCamera& camera, const glm::mat4& viewProj, std::span<const GpuMesh* const> meshes,
                   const RenderSettings& settings) const;
-  void drawGround(const OrbitCamera& camera, const glm::mat4& viewProj, std::span<const GpuMesh* const> meshes,
+  // Grid at y = groundHeight with a contact shadow under `scene` (none when null).
+  void drawGround(const OrbitCamera& camera, const glm::mat4& viewProj, const Bounds* scene, float groundHeight,
                   const RenderSettings& settings) const;
+
+  // SimView parts (app/view_render.cpp).
+  void drawSimSurfaces(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
+                       const glm::mat4& viewProj, const RenderSettings& settings, bool ghost) const;
+  void drawSimCells(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
+                    const glm::mat4& viewProj, const RenderSettings& settings) const;
+  void drawSimLines(const SimView& scene, const ViewSettings& view, const glm::mat4& viewProj,
+                    const RenderSettings& settings) const;
+  void drawSimOverlays(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
+                       const glm::mat4& viewProj, glm::ivec2 viewportSize, const RenderSettings& settings) const;
 
   ShaderProgram backgroundProgram_;
   ShaderProgram meshProgram_;
   ShaderProgram gridProgram_;
+  ShaderProgram cellProgram_;
+  ShaderProgram lineProgram_;
+  ShaderProgram pointProgram_;
   GlVertexArray emptyVao_;  // core profile needs a bound VAO even for attribute-less draws
   GlVertexArray gridVao_;
   GlBuffer gridBuffer_;

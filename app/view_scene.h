@@ -113,7 +113,7 @@ class SimView {
   std::vector<Surface> surfaces_;
   std::vector<uint32_t> faceTets_;  // boundaryFaceTets(model)
   ScalarField field_;
-  std::vector<float> perVertex_, perEdge_, scratch_;
+  std::vector<float> perVertex_, perEdge_, scratch_;  // reused every frame
   std::vector<uint32_t> keptTets_;
   std::vector<CellVertex> cells_;
   std::vector<LineVertex> lines_;
@@ -123,14 +123,14 @@ class SimView {
   size_t colliderSignature_ = 0;
   Bounds bounds_;
   CutPlane cut_;
-  ViewSettings lastView_;
   ColorField shownField_ = ColorField::kNone;
   float displayMin_ = 0.0f, displayMax_ = 1.0f, smoothedMax_ = -1.0f;
   int categoryCount_ = 0;
   float pinRadius_ = 0.01f;
   bool drawSurfaces_ = true, drawCells_ = false, drawLines_ = false, surfaceScalars_ = false;
   bool attachmentActive_ = false;
-  float groundHeight_ = 0.0f;
+  float groundHeight_ = 0.0f;        // where the grid is drawn [m]
+  float gridFallbackHeight_ = 0.0f;  // grid height without a ground plane
   bool groundEnabled_ = true;
   uint32_t modelVertices_ = 0, modelTets_ = 0;
 };

@@ -6,8 +6,12 @@
 // + a soft Fresnel-like rim so the silhouette reads against the background.
 // Key and fill follow the camera, so whatever side the user orbits to is lit.
 // Lighting is done in linear space and encoded to sRGB at the end.
+// The albedo is either the material colour or a field value through the
+// colour map; a clip plane serves the cut-away view, uAlpha the ghost surface
+// under the wireframe.
 in vec3 vWorldPos;
 in vec3 vNormal;
+in float vScalar;
 
 uniform vec3 uEye;
 uniform vec3 uAlbedo;         // sRGB
@@ -17,18 +21,33 @@ uniform vec3 uSkyColor;       // linear
 uniform vec3 uGroundColor;    // linear
 uniform float uShininess;
 uniform float uSpecular;
+uniform int uColorMode;       // 0 = uAlbedo, 1 = colour map of vScalar over uRange
+uniform vec3 uColormap[9];    // sRGB keys at t = i / 8 (app/colormap.cpp)
+uniform vec2 uRange;          // (min, max) of the colour map
+uniform int uClipEnabled;     // 1: discard where dot(uClipPlane.xyz, p) > uClipPlane.w
+uniform vec4 uClipPlane;
+uniform float uBackfaceDim;   // back faces (the inside of a clipped shell) scaled by this
+uniform float uAlpha;
 
 out vec4 fragColor;
 
 vec3 toLinear(vec3 c) { return pow(c, vec3(2.2)); }
 vec3 toSrgb(vec3 c) { return pow(c, vec3(1.0 / 2.2)); }
 
+vec3 colormap(float value) {
+  float t = uRange.y > uRange.x ? clamp((value - uRange.x) / (uRange.y - uRange.x), 0.0, 1.0) : 0.0;
+  float s = t * 8.0;
+  int i = min(int(s), 7);
+  return mix(uColormap[i], uColormap[i + 1], s - float(i));
+}
+
 void main() {
+  if (uClipEnabled == 1 && dot(uClipPlane.xyz, vWorldPos) > uClipPlane.w) discard;
   vec3 n = normalize(vNormal);
   // Open meshes show their inside: light the back face as if it faced us.
   if (!gl_FrontFacing) n = -n;
   vec3 v = normalize(uEye - vWorldPos);
-  vec3 albedo = toLinear(uAlbedo);
+  vec3 albedo = toLinear(uColorMode == 1 ? colormap(vScalar) : uAlbedo);
 
   vec3 ambient = mix(uGroundColor, uSkyColor, n.y * 0.5 + 0.5);
   float keyDiffuse = max(dot(n, uKeyDir), 0.0);
@@ -41,7 +60,8 @@ void main() {
   vec3 color = albedo * (ambient + keyDiffuse * vec3(1.0, 0.95, 0.88) * 2.0 + fillDiffuse * vec3(0.55, 0.65, 0.85) * 0.35)
              + uSpecular * spec * vec3(1.0, 0.97, 0.92)
              + rim * 0.12 * uSkyColor;
+  if (!gl_FrontFacing) color *= uBackfaceDim;
   // Gentle filmic shoulder so the key light never clips to flat white.
   color = color / (1.0 + 0.25 * color);
-  fragColor = vec4(toSrgb(color), 1.0);
+  fragColor = vec4(toSrgb(color), uAlpha);
 }
