@@ -4,28 +4,25 @@
 // failure is a message plus a non-zero exit code, never a crash.
 #include "app/run_command.h"
 
+#include <chrono>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 
 #include "core/cpu/xpbd_solver.h"
+#include "core/scene/enum_names.h"
+#include "core/sim/energy.h"
 #include "core/sim/mesh_scene.h"
 #include "core/sim/presets.h"
 #include "core/sim/solver_settings.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
+#include "gpu/opencl_simulator.h"
 
 namespace tetlab {
 namespace {
-
-std::optional<SolverKind> parseSolver(const std::string& name) {
-  if (name == "pbd") return SolverKind::Pbd;
-  if (name == "xpbd") return SolverKind::Xpbd;
-  if (name == "vbd") return SolverKind::Vbd;
-  if (name == "avbd") return SolverKind::Avbd;
-  return std::nullopt;
-}
 
 int fail(const std::string& message) {
   std::cerr << "tetlab run: " << message << "\n";
@@ -34,7 +31,7 @@ int fail(const std::string& message) {
 
 Status validate(const RunArgs& a) {
   if (a.mesh.empty() == a.preset.empty()) return Error{"give exactly one of --mesh FILE.obj or --preset NAME"};
-  if (!parseSolver(a.solver)) return Error{"unknown solver '" + a.solver + "'; use pbd, xpbd, vbd or avbd"};
+  if (!parseSolverName(a.solver)) return Error{"unknown solver '" + a.solver + "'; use pbd, xpbd, vbd or avbd"};
   if (a.backend != "cpu" && a.backend != "opencl")
     return Error{"unknown backend '" + a.backend + "'; use cpu or opencl"};
   if (a.frames < 1) return Error{"--frames must be at least 1"};
@@ -49,15 +46,36 @@ Status validate(const RunArgs& a) {
   return Ok{};
 }
 
+// One frame on the OpenCL backend, then the diagnostics the CSV needs: the
+// state is read back only when a stats file is written (energies are computed
+// on the host from it). Residual and max violation are CPU-solver measures
+// and are reported as NaN for this backend.
+Status stepOnDevice(OpenClSimulator& device, const SimModel& model, const SolverSettings& settings, bool readState,
+                    State& state, StepDiagnostics& diag) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (Status st = device.step(settings); !st) return st;
+  if (Status st = device.finish(); !st) return st;
+  diag.stepMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  device.discardTimings();
+  auto bad = device.readBadVertex();
+  if (!bad) return bad.error();
+  diag.finite = *bad < 0;
+  diag.badVertex = *bad;
+  if (!diag.finite) diag.problem = "vertex " + std::to_string(*bad) + " became non-finite on the device";
+  state.time = device.time();
+  diag.residual = std::numeric_limits<float>::quiet_NaN();
+  diag.maxViolation = std::numeric_limits<float>::quiet_NaN();
+  if (readState) {
+    if (Status st = device.downloadState(state); !st) return st;
+    diag.energy = computeEnergy(model, settings, state);
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 int runRunCommand(const RunArgs& args) {
   if (Status s = validate(args); !s) return fail(s.error().message);
-  if (args.backend == "opencl")
-    return fail(
-        "the OpenCL backend cannot run solvers yet: gpu/ has no device implementation of PBD, XPBD, VBD or "
-        "AVBD in this build; use --backend cpu (the reference solvers)");
-
   Material material = presetDefaultMaterial(args.preset.empty() ? "drop" : args.preset);
   if (args.youngs) material.youngsModulus = *args.youngs;
   if (args.poisson) material.poissonRatio = *args.poisson;
@@ -79,7 +97,7 @@ int runRunCommand(const RunArgs& args) {
   if (!scene) return fail(scene.error().message);
 
   SolverSettings settings = scene->settings;
-  settings.solver = *parseSolver(args.solver);
+  settings.solver = *parseSolverName(args.solver);
   if (args.dt) settings.step.dt = *args.dt;
   if (args.substeps) settings.step.substeps = *args.substeps;
   if (args.iterations) settings.step.iterations = *args.iterations;
@@ -108,6 +126,17 @@ int runRunCommand(const RunArgs& args) {
   State state = makeSceneState(*scene);
   auto solver = makeCpuSolver(settings.solver);
   solver->reset(model, state);
+  std::unique_ptr<OpenClSimulator> device;
+  if (args.backend == "opencl") {
+    auto env = readDeviceChoiceEnv();
+    if (!env) return fail(env.error().message);
+    OpenClSimulatorOptions options;
+    options.context.choice = *env;
+    auto made = OpenClSimulator::create(model, state, settings.solver, options);
+    if (!made) return fail("OpenCL backend: " + made.error().message);
+    device = std::move(*made);
+    std::cout << "tetlab run: OpenCL device " << describeDevice(device->context().info) << "\n";
+  }
   std::cout << "tetlab run: " << scene->name << (note.empty() ? "" : " [" + note + "]") << ", "
             << model.vertexCount() << " vertices, " << model.tetCount() << " tets, solver " << args.solver << ", "
             << args.frames << " frames of " << settings.step.dt << " s (" << settings.step.substeps << " substeps x "
@@ -119,7 +148,12 @@ int runRunCommand(const RunArgs& args) {
   double mass = 0.0;
   for (float m : model.mass) mass += m;
   for (int frame = 1; frame <= args.frames; ++frame) {
-    stepSimulation(model, settings, *solver, state, diag);
+    if (device) {
+      Status st = stepOnDevice(*device, model, settings, csv.is_open(), state, diag);
+      if (!st) return fail("OpenCL backend, frame " + std::to_string(frame) + ": " + st.error().message);
+    } else {
+      stepSimulation(model, settings, *solver, state, diag);
+    }
     if (!diag.finite) {
       std::cerr << "tetlab run: the simulation blew up at frame " << frame << ": " << diag.problem << "\n";
       return 2;
@@ -141,6 +175,10 @@ int runRunCommand(const RunArgs& args) {
           << diag.energy.elastic << ',' << diag.energy.total() << ',' << diag.residual << ',' << diag.maxViolation
           << ',' << minY << ',' << com.x << ',' << com.y << ',' << com.z << ',' << diag.stepMs << '\n';
     }
+  }
+  if (device && !csv.is_open()) {  // the summary line's energy: one read-back at the end
+    if (Status st = device->downloadState(state); !st) return fail("OpenCL backend: " + st.error().message);
+    diag.energy = computeEnergy(model, settings, state);
   }
   if (csv.is_open()) {
     csv.flush();
