@@ -201,8 +201,8 @@ void placeBody(const BodyTransform& t, SplitMix64& rng, BodyGeometry& g) {
 
 // The body's boundary triangles with body-local surface vertices, each
 // embedded with weight 1 on its model vertex.
-RenderSurface boundarySurface(const SimModel& model, const BodyRange& range, uint32_t body) {
-  RenderSurface r;
+BodySurface boundarySurface(const SimModel& model, const BodyRange& range, uint32_t body) {
+  BodySurface r;
   r.name = range.name;
   r.body = body;
   r.fromBoundary = true;
@@ -305,7 +305,7 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
   for (size_t i = 0; i < n; ++i) {
     const BodyRange& range = built.bodies[i];
     if (embeddings[i]) {
-      RenderSurface r;
+      BodySurface r;
       r.name = range.name;
       r.body = uint32_t(i);
       r.surface = std::move(*surfaces[i]);

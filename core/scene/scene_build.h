@@ -31,7 +31,7 @@
 
 namespace tetlab {
 
-struct RenderSurface {
+struct BodySurface {
   std::string name;
   uint32_t body = 0;
   SurfaceMesh surface;          // rest positions (world, after the transform) and triangles
@@ -48,7 +48,7 @@ struct BodyRange {
 
 struct BuiltScene {
   Scene scene;                            // model, settings, pinned vertices
-  std::vector<RenderSurface> surfaces;    // one per body
+  std::vector<BodySurface> surfaces;    // one per body
   std::vector<BodyRange> bodies;
   std::vector<glm::vec3> initialVelocity; // per body [m/s]
   std::vector<uint32_t> regionPins;       // pinned by the bodies' pin regions alone

@@ -1,0 +1,377 @@
+#include "app/sim_session.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "core/cpu/xpbd_solver.h"
+#include "core/scene/enum_names.h"
+#include "core/sim/energy.h"
+#include "core/sim/state_setup.h"
+#include "core/sim/stepper.h"
+#include "gpu/opencl_simulator.h"
+
+namespace tetlab {
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+const char* backendName(Backend backend) { return backend == Backend::OpenCl ? "opencl" : "cpu"; }
+
+SimSession::~SimSession() = default;
+
+Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScene built) {
+  if (built.scene.model.vertexCount() == 0 || built.scene.model.tetCount() == 0)
+    return Error{"scene '" + desc.name + "' has no tets to simulate"};
+  std::unique_ptr<SimSession> s(new SimSession());
+  s->desc_ = std::move(desc);
+  s->built_ = std::move(built);
+  s->settings_ = s->built_.scene.settings;
+  s->mouse_ = s->desc_.mouse;
+  s->state_ = makeInitialState(s->built_);
+  s->cpuSolver_ = makeCpuSolver(s->settings_.solver);
+  s->cpuSolver_->reset(s->model(), s->state_);
+  s->ensureXpbdSubsteps();
+
+  // Energy scale of the scene: its weight times its size plus 1 m^2/s^2 per kg
+  // (so a weightless scene still has a scale), plus the start energy itself.
+  const SimModel& m = s->model();
+  double mass = 0.0;
+  glm::vec3 lo(INFINITY), hi(-INFINITY);
+  for (uint32_t i = 0; i < m.vertexCount(); ++i) {
+    mass += m.mass[i];
+    lo = glm::min(lo, m.restPositions[i]);
+    hi = glm::max(hi, m.restPositions[i]);
+  }
+  const double size = glm::length(hi - lo);
+  const double g = glm::length(s->settings_.step.gravity);
+  const EnergyReport e0 = computeEnergy(m, s->settings_, s->state_);
+  s->energy0_ = e0.total();
+  s->energyScale_ = mass * (g * size + 1.0) + std::fabs(e0.total()) + e0.kinetic;
+  s->autoMaxForce_ = float(kAutoMouseWeightMultiple * mass * (g > 0.0 ? g : 9.81));
+  s->autoStiffness_ = s->autoMaxForce_ / kAutoMouseCapStretch;
+  s->applyMouseSettings();
+  s->snapshot_ = s->state_;
+  return s;
+}
+
+void SimSession::ensureXpbdSubsteps() {
+  if (settings_.solver != SolverKind::Xpbd || !settings_.step.constraints.neoHookean) return;
+  const float limit = xpbdShearLimitSubstep(model());
+  if (!(limit > 0.0f)) return;
+  const int needed = int(std::ceil(settings_.step.dt / limit));
+  if (needed <= settings_.step.substeps) return;
+  notice("XPBD: " + std::to_string(needed) + " substeps (was " + std::to_string(settings_.step.substeps) +
+         ") keep its Neo-Hookean shear inside the explicit limit h <= " + std::to_string(limit) +
+         " s; lower them in the solver panel to see the instability");
+  settings_.step.substeps = needed;
+}
+
+void SimSession::notice(std::string text) { notices_.push_back(std::move(text)); }
+
+std::vector<std::string> SimSession::takeNotices() {
+  std::vector<std::string> out;
+  out.swap(notices_);
+  return out;
+}
+
+void SimSession::applyMouseSettings() {
+  state_.mouse.stiffness = mouse_.stiffness > 0.0f ? mouse_.stiffness : autoStiffness_;
+  state_.mouse.maxForce = mouse_.maxForce > 0.0f ? mouse_.maxForce : autoMaxForce_;
+}
+
+// ---- stepping ----
+
+void SimSession::advance(int steps) {
+  if (blownUp()) return;
+  if (paused_) {
+    if (!singleStep_) return;
+    steps = 1;
+  }
+  singleStep_ = false;
+  for (int i = 0; i < steps && !blownUp(); ++i) stepFrame();
+}
+
+void SimSession::stepFrame() {
+  SolverSettings s = settings_;
+  s.step.dt = settings_.step.dt * std::clamp(slowMotion, 1e-3f, 1.0f);
+  applyMouseSettings();
+  const auto start = std::chrono::steady_clock::now();
+  if (backend_ == Backend::OpenCl && gpu_)
+    stepOpenCl(s);
+  else
+    stepCpu(s);
+  lastStepMs_ = msSince(start);
+  ++frame_;
+  afterStep();
+}
+
+void SimSession::stepCpu(const SolverSettings& s) {
+  stepSimulation(model(), s, *cpuSolver_, state_, diag_);
+  diagFresh_ = true;
+  if (!diag_.finite) markBlownUp("the simulation blew up: " + diag_.problem);
+}
+
+void SimSession::stepOpenCl(const SolverSettings& s) {
+  diagFresh_ = false;
+  if (Status st = gpu_->step(s); !st) {
+    markBlownUp("OpenCL step failed: " + st.error().message);
+    return;
+  }
+  Result<int64_t> bad = gpu_->readBadVertex();
+  gpuStats_ = gpu_->takeTimings();
+  if (!bad) {
+    markBlownUp("OpenCL read-back failed: " + bad.error().message);
+    return;
+  }
+  if (*bad >= 0) {
+    (void)pullFromDevice();
+    markBlownUp("the simulation blew up on OpenCL: non-finite position/velocity at vertex " + std::to_string(*bad) +
+                " (the step was rolled back). Try more substeps, a smaller dt, a softer material or another "
+                "Hessian safeguard");
+    return;
+  }
+  state_.time += double(s.step.dt);
+  const double time = state_.time;
+  if ((frame_ + 1) % kDiagnosticsEvery == 0) {
+    const Attachment mouse = state_.mouse;
+    if (Status st = pullFromDevice(); !st) {
+      markBlownUp("OpenCL read-back failed: " + st.error().message);
+      return;
+    }
+    state_.mouse = mouse;
+    state_.time = time;
+    diag_.energy = computeEnergy(model(), s, state_);
+    diag_.residualHistory.clear();
+    diag_.residual = 0.0f;
+    diag_.stepMs = gpuStats_.totalMs;
+    diagFresh_ = true;
+  } else if (Status st = gpu_->downloadPositions(state_.x); !st) {
+    markBlownUp("OpenCL read-back failed: " + st.error().message);
+  }
+}
+
+void SimSession::afterStep() {
+  series_.stepMs.push(float(lastStepMs_));
+  if (!diagFresh_ || blownUp()) return;
+  const double total = diag_.energy.total();
+  series_.totalEnergy.push(float(total));
+  series_.kinetic.push(float(diag_.energy.kinetic));
+  series_.elastic.push(float(diag_.energy.elastic));
+  series_.maxViolation.push(diag_.maxViolation);
+  if (!diag_.residualHistory.empty()) series_.residual.push(diag_.residual);
+  if (!diag_.warning.empty() && diag_.warning != lastWarning_) notice("warning: " + diag_.warning);
+  lastWarning_ = diag_.warning;
+  if (!std::isfinite(total) || std::fabs(total - energy0_) > kExplosionFactor * energyScale_) {
+    char message[256];
+    std::snprintf(message, sizeof(message),
+                  "energy explosion: total energy %.4g J is more than %.0fx the scene's energy scale (%.4g J) away "
+                  "from the start (%.4g J). Try more substeps or iterations, a smaller dt or another Hessian "
+                  "safeguard",
+                  total, kExplosionFactor, energyScale_, energy0_);
+    markBlownUp(message);
+    return;
+  }
+  if (frame_ % kSnapshotEvery == 0) {
+    snapshot_ = state_;
+    snapshotFrame_ = frame_;
+  }
+}
+
+void SimSession::markBlownUp(std::string message) {
+  blowUp_ = std::move(message);
+  paused_ = true;
+  notice(blowUp_);
+}
+
+void SimSession::restoreLastGood() {
+  if (!snapshot_) return;
+  const Attachment mouse = state_.mouse;
+  state_ = *snapshot_;
+  state_.mouse = mouse;
+  state_.mouse.active = false;
+  blowUp_.clear();
+  paused_ = true;
+  cpuSolver_->reset(model(), state_);
+  if (backend_ == Backend::OpenCl && gpu_)
+    if (Status s = pushToDevice(); !s) notice("restoring on OpenCL failed: " + s.error().message);
+  notice("restored the state of frame " + std::to_string(snapshotFrame_) + " (paused: press space to continue)");
+}
+
+void SimSession::reset() {
+  // Keep the pins the user made: the current pinned set on a fresh initial state.
+  std::vector<uint32_t> pinned;
+  for (uint32_t i = 0; i < state_.x.size(); ++i)
+    if (state_.x[i].w == 0.0f) pinned.push_back(i);
+  const Attachment mouse = state_.mouse;
+  state_ = makeInitialState(built_);
+  for (uint32_t i = 0; i < state_.x.size(); ++i) state_.x[i].w = 1.0f / model().mass[i];
+  pinVertices(state_, pinned);
+  state_.mouse = mouse;
+  state_.mouse.active = false;
+  cpuSolver_->reset(model(), state_);
+  if (backend_ == Backend::OpenCl && gpu_)
+    if (Status s = pushToDevice(); !s) notice("reset on OpenCL failed: " + s.error().message);
+  blowUp_.clear();
+  diag_ = {};
+  frame_ = 0;
+  for (Series* s : {&series_.totalEnergy, &series_.kinetic, &series_.elastic, &series_.maxViolation,
+                    &series_.residual, &series_.stepMs})
+    s->clear();
+  snapshot_ = state_;
+  snapshotFrame_ = 0;
+}
+
+// ---- solver and backend ----
+
+void SimSession::setSolver(SolverKind kind) {
+  if (backend_ == Backend::OpenCl && gpu_) {
+    if (Status s = gpu_->setSolver(kind); !s) {
+      gpuUnavailable_[size_t(kind)] = s.error().message;
+      notice(std::string(solverDisplayName(kind)) + " is not available on OpenCL here (" + s.error().message +
+             "): running it on the CPU reference instead");
+      (void)pullFromDevice();
+      backend_ = Backend::Cpu;
+    }
+  }
+  settings_.solver = kind;
+  cpuSolver_ = makeCpuSolver(kind);
+  cpuSolver_->reset(model(), state_);
+  ensureXpbdSubsteps();
+}
+
+Status SimSession::setBackend(Backend backend, const ClContext* context) {
+  if (backend == backend_) return Ok{};
+  if (backend == Backend::Cpu) {
+    Status s = pullFromDevice();
+    backend_ = Backend::Cpu;
+    cpuSolver_->reset(model(), state_);
+    return s;
+  }
+  if (!context) return Error{"no OpenCL device is available: staying on the CPU reference"};
+  if (!gpuUnavailable_[size_t(settings_.solver)].empty())
+    return Error{std::string(solverDisplayName(settings_.solver)) + " is not available on OpenCL here (" +
+                 gpuUnavailable_[size_t(settings_.solver)] + "): staying on the CPU reference"};
+  if (!gpu_ || clContext_ != context) {
+    gpu_.reset();
+    Result<std::unique_ptr<OpenClSimulator>> sim = OpenClSimulator::create(model(), state_, settings_.solver, *context);
+    if (!sim) {
+      gpuUnavailable_[size_t(settings_.solver)] = sim.error().message;
+      return Error{"cannot run " + std::string(solverDisplayName(settings_.solver)) + " on OpenCL: " +
+                   sim.error().message + " (staying on the CPU reference)"};
+    }
+    gpu_ = std::move(*sim);
+    clContext_ = context;
+  } else {
+    if (Status s = gpu_->setSolver(settings_.solver); !s) {
+      gpuUnavailable_[size_t(settings_.solver)] = s.error().message;
+      return Error{"cannot run " + std::string(solverDisplayName(settings_.solver)) + " on OpenCL: " +
+                   s.error().message + " (staying on the CPU reference)"};
+    }
+    if (Status s = pushToDevice(); !s) return s;
+  }
+  backend_ = Backend::OpenCl;
+  return Ok{};
+}
+
+Status SimSession::pullFromDevice() {
+  if (!gpu_) return Ok{};
+  const Attachment mouse = state_.mouse;
+  const double time = state_.time;
+  Status s = gpu_->downloadState(state_);
+  state_.mouse = mouse;
+  state_.time = time;
+  return s;
+}
+
+Status SimSession::pushToDevice() {
+  if (!gpu_) return Ok{};
+  return gpu_->uploadState(state_);
+}
+
+VbdStats SimSession::vbdStats() const {
+  if (backend_ == Backend::Cpu && cpuSolver_) return vbdStatsOf(*cpuSolver_);
+  return {};
+}
+
+// ---- edits ----
+
+void SimSession::setMaterial(uint32_t body, const Material& material) {
+  SimModel& m = built_.scene.model;
+  if (body >= m.materials.size()) return;
+  const bool densityChanged = m.materials[body].density != material.density;
+  m.materials[body] = material;
+  if (!densityChanged) return;
+  if (backend_ == Backend::OpenCl) (void)pullFromDevice();
+  recomputeLumpedMass(m, built_.tetDensityScale);
+  for (uint32_t i = 0; i < m.vertexCount(); ++i)
+    if (state_.x[i].w > 0.0f) state_.x[i].w = 1.0f / m.mass[i];
+  cpuSolver_->reset(m, state_);
+  if (backend_ == Backend::OpenCl) (void)pushToDevice();
+}
+
+void SimSession::togglePin(uint32_t vertex) {
+  if (vertex >= state_.x.size()) return;
+  if (backend_ == Backend::OpenCl) (void)pullFromDevice();
+  const uint32_t ids[] = {vertex};
+  if (state_.x[vertex].w == 0.0f)
+    unpinVertices(model(), state_, ids);
+  else
+    pinVertices(state_, ids);
+  // Pins change tethers and AVBD's pin rows: re-initialise the solver (x and v are kept).
+  cpuSolver_->reset(model(), state_);
+  if (backend_ == Backend::OpenCl) (void)pushToDevice();
+}
+
+void SimSession::beginDrag(const std::vector<uint32_t>& vertices, const std::vector<float>& weights,
+                           glm::vec3 target) {
+  state_.mouse.vertices = vertices;
+  state_.mouse.weights = weights;
+  state_.mouse.target = target;
+  state_.mouse.active = !vertices.empty() && vertices.size() == weights.size();
+  applyMouseSettings();
+  if (gpu_) gpu_->setAttachment(state_.mouse);
+}
+
+void SimSession::moveDrag(glm::vec3 target) {
+  if (!state_.mouse.active) return;
+  state_.mouse.target = target;
+  if (gpu_) gpu_->setAttachment(state_.mouse);
+}
+
+void SimSession::endDrag() {
+  state_.mouse.active = false;
+  if (gpu_) gpu_->setAttachment(state_.mouse);
+}
+
+glm::vec3 SimSession::dragPoint() const {
+  glm::vec3 p(0.0f);
+  const Attachment& a = state_.mouse;
+  for (size_t k = 0; k < a.vertices.size() && k < a.weights.size(); ++k)
+    if (a.vertices[k] < state_.x.size()) p += a.weights[k] * glm::vec3(state_.x[a.vertices[k]]);
+  return p;
+}
+
+SceneDesc SimSession::describe() const {
+  SceneDesc d = desc_;
+  d.settings = settings_;
+  d.mouse = mouse_;
+  for (size_t b = 0; b < d.bodies.size() && b < model().materials.size(); ++b) d.bodies[b].material = model().materials[b];
+  // Pins: the difference between the current pinned set and the regions' pins.
+  std::vector<uint8_t> region(model().vertexCount(), 0);
+  for (uint32_t v : built_.regionPins) region[v] = 1;
+  d.pinnedVertices.clear();
+  d.unpinnedVertices.clear();
+  for (uint32_t v = 0; v < model().vertexCount(); ++v) {
+    const bool pinned = state_.x[v].w == 0.0f;
+    if (pinned && !region[v]) d.pinnedVertices.push_back(v);
+    if (!pinned && region[v]) d.unpinnedVertices.push_back(v);
+  }
+  return d;
+}
+
+}  // namespace tetlab

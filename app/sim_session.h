@@ -1,0 +1,175 @@
+#pragma once
+// One loaded scene being simulated: the model, the state, the active solver
+// on the CPU reference or on OpenCL, and everything the UI shows about it.
+// GL-free, so tests drive it without a window.
+//
+//   App frame:  session.advance()  ->  [CPU] stepSimulation(model, settings, solver, state)
+//                                      [OpenCL] sim.step -> read bad vertex -> positions into state.x
+//                                                (full state + energy every kDiagnosticsEvery frames)
+//               -> plots, blow-up check, snapshot every kSnapshotEvery healthy frames
+//
+// Live edits: settings() is read at the next step; a solver switch keeps x and
+// v (CPU: a fresh solver reset on the state; OpenCL: solver-private data only);
+// a backend switch copies x and v across once. A solver without OpenCL
+// kernels falls back to the CPU reference with a notice saying so.
+//
+// Blow-up: a non-finite state (the step rolls back the bad substep) or a total
+// energy more than kExplosionFactor times the scene's energy scale away from
+// the start pauses the run; restoreLastGood() goes back to the last snapshot.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/plots.h"
+#include "core/cpu/vbd_solver.h"
+#include "core/result.h"
+#include "core/scene/scene_build.h"
+#include "core/scene/scene_desc.h"
+#include "core/sim/diagnostics.h"
+#include "core/sim/solver.h"
+#include "gpu/cl_context.h"
+#include "gpu/profiler.h"
+
+namespace tetlab {
+
+class OpenClSimulator;
+
+enum class Backend : uint8_t { Cpu, OpenCl };
+
+const char* backendName(Backend backend);  // "cpu" | "opencl"
+
+struct SessionSeries {
+  Series totalEnergy;   // [J]
+  Series kinetic;       // [J]
+  Series elastic;       // [J]
+  Series maxViolation;  // [m]
+  Series residual;      // last iteration's residual of each step
+  Series stepMs;        // wall time of the step [ms]
+};
+
+class SimSession {
+ public:
+  static constexpr int kDiagnosticsEvery = 10;   // OpenCL: full read-back + energy every N frames
+  static constexpr int kSnapshotEvery = 30;      // frames between "last good state" snapshots
+  static constexpr double kExplosionFactor = 100.0;
+
+  // `desc` is what built `built` (kept for saving). Fails on an empty model.
+  static Result<std::unique_ptr<SimSession>> create(SceneDesc desc, BuiltScene built);
+  ~SimSession();
+  SimSession(const SimSession&) = delete;
+  SimSession& operator=(const SimSession&) = delete;
+
+  // ---- stepping ----
+  // Once per app frame: steps `steps` frames when running, one when a single
+  // step was requested, none when paused or blown up.
+  void advance(int steps = 1);
+  bool paused() const { return paused_; }
+  void setPaused(bool paused) { paused_ = paused; }
+  void requestSingleStep() { singleStep_ = true; }
+  // Each frame advances slowMotion * dt of simulated time (1 = real time) [-], in (0, 1].
+  float slowMotion = 1.0f;
+
+  // ---- solver and backend ----
+  SolverSettings& settings() { return settings_; }
+  const SolverSettings& settings() const { return settings_; }
+  SolverKind solver() const { return settings_.solver; }
+  void setSolver(SolverKind kind);
+  Backend backend() const { return backend_; }
+  // OpenCL needs a context (the app owns it and outlives the session). On a
+  // failure the session stays on (or returns to) the CPU and the error says why.
+  Status setBackend(Backend backend, const ClContext* context);
+  // Why a solver cannot run on OpenCL here ("" when it can or was not tried).
+  const std::string& openClUnavailable(SolverKind kind) const { return gpuUnavailable_[size_t(kind)]; }
+
+  // ---- edits ----
+  const Material& material(uint32_t body) const { return built_.scene.model.materials.at(body); }
+  // E, nu and damping apply at the next substep; a density change recomputes the lumped masses.
+  void setMaterial(uint32_t body, const Material& material);
+  bool isPinned(uint32_t vertex) const { return vertex < state_.x.size() && state_.x[vertex].w == 0.0f; }
+  // Pins the vertex where it is now, or gives it its mass back.
+  void togglePin(uint32_t vertex);
+  // Mouse drag (State::mouse): weights over model vertices, target [m].
+  void beginDrag(const std::vector<uint32_t>& vertices, const std::vector<float>& weights, glm::vec3 target);
+  void moveDrag(glm::vec3 target);
+  void endDrag();
+  bool dragging() const { return state_.mouse.active; }
+  glm::vec3 dragPoint() const;  // sum w_i x_i of the grabbed vertices
+  MouseSpec& mouse() { return mouse_; }  // stiffness / force cap, applied at the next step
+  float autoMouseMaxForce() const { return autoMaxForce_; }
+  // Back to the initial state, keeping the current pins, settings and materials.
+  void reset();
+
+  // ---- blow-up ----
+  bool blownUp() const { return !blowUp_.empty(); }
+  const std::string& blowUpMessage() const { return blowUp_; }
+  bool canRestore() const { return snapshot_.has_value(); }
+  uint64_t snapshotFrame() const { return snapshotFrame_; }
+  void restoreLastGood();
+
+  // ---- reading ----
+  const SimModel& model() const { return built_.scene.model; }
+  const BuiltScene& built() const { return built_; }
+  // Host copy: x is current every frame; on OpenCL the rest every kDiagnosticsEvery frames.
+  const State& state() const { return state_; }
+  const StepDiagnostics& diagnostics() const { return diag_; }
+  bool diagnosticsFresh() const { return diagFresh_; }  // the last frame refreshed energy/residual
+  const StepStats& gpuStats() const { return gpuStats_; }
+  VbdStats vbdStats() const;
+  const SessionSeries& series() const { return series_; }
+  uint64_t frame() const { return frame_; }
+  double time() const { return state_.time; }
+  double lastStepWallMs() const { return lastStepMs_; }
+  double energyScale() const { return energyScale_; }
+  // The scene as it is now (settings, materials, pins) for saving; camera left as in the desc.
+  SceneDesc describe() const;
+  const SceneDesc& desc() const { return desc_; }
+  // Messages for the UI since the last call (fallbacks, warnings), oldest first.
+  std::vector<std::string> takeNotices();
+
+ private:
+  SimSession() = default;
+  void stepFrame();
+  void stepCpu(const SolverSettings& s);
+  void stepOpenCl(const SolverSettings& s);
+  void afterStep();
+  Status pullFromDevice();  // full state read (OpenCL)
+  Status pushToDevice();    // full state write (OpenCL)
+  void applyMouseSettings();
+  // XPBD's Neo-Hookean shear is explicit (core/cpu/xpbd_solver.h): raise the
+  // substeps to its stability limit, with a notice, when XPBD becomes active.
+  void ensureXpbdSubsteps();
+  void notice(std::string text);
+  void markBlownUp(std::string message);
+
+  SceneDesc desc_;
+  BuiltScene built_;
+  SolverSettings settings_;
+  State state_;
+  std::unique_ptr<Solver> cpuSolver_;
+  std::unique_ptr<OpenClSimulator> gpu_;
+  const ClContext* clContext_ = nullptr;
+  Backend backend_ = Backend::Cpu;
+  std::array<std::string, 4> gpuUnavailable_;
+  MouseSpec mouse_;
+  float autoMaxForce_ = 0.0f, autoStiffness_ = 0.0f;
+
+  StepDiagnostics diag_;
+  bool diagFresh_ = false;
+  StepStats gpuStats_;
+  SessionSeries series_;
+  std::string lastWarning_;
+  double lastStepMs_ = 0.0;
+  uint64_t frame_ = 0;
+  bool paused_ = false, singleStep_ = false;
+
+  double energy0_ = 0.0, energyScale_ = 1.0;
+  std::string blowUp_;
+  std::optional<State> snapshot_;
+  uint64_t snapshotFrame_ = 0;
+  std::vector<std::string> notices_;
+};
+
+}  // namespace tetlab
