@@ -1,34 +1,43 @@
 // GPU AVBD (gpu/avbd_solver_gpu.cpp, shaders/cl/avbd.cl) against the CPU
 // reference (core/cpu/avbd_solver.cpp + avbd_constraints.cpp): 100 frames,
 // every vertex compared (relative error < 1e-4 of the body's size, see
-// vbd_parity_util.h), and since both backends keep the rows in one layout
-// (AvbdLayout), the dual variables and penalties are compared row by row too.
+// vbd_parity_util.h), and, since both backends keep the rows in one layout
+// (AvbdLayout), the dual variables and penalties row by row. On PoCL all of
+// them are bit-exact (0 error).
 #include "vbd_parity_util.h"
 
 namespace tetlab {
 namespace {
 
+using test::ContactSurface;
 using test::runVbdBoth;
-using test::vbdBaseSettings;
+using test::vbdBeamSettings;
 using test::VbdComparison;
 
 constexpr double kMaxRelativeError = 1e-4;
-// Rows: |k_gpu - k_cpu| / max(|k_cpu|, 1 N/m) and |lambda_gpu - lambda_cpu| / max |lambda_cpu|.
-// Penalties grow by beta |C| per iteration, so a position difference e moves
-// k by up to beta e per iteration; the same 1e-4 relative budget applies.
-constexpr double kMaxRowError = 1e-4;
 
-#define EXPECT_ROWS_MATCH(cmp)                                                                   \
-  do {                                                                                          \
-    std::printf("  rows: penalty rel. %.3g, lambda rel. %.3g\n", (cmp).maxPenaltyRelError,      \
-                (cmp).maxLambdaError);                                                          \
-    EXPECT_LT((cmp).maxPenaltyRelError, kMaxRowError);                                          \
-    EXPECT_LT((cmp).maxLambdaError, kMaxRowError);                                              \
+// Rows. Where the positions are bit-identical (PoCL), the rows must be too:
+// any difference is a layout or dual-update bug, not rounding. Otherwise the
+// raw numbers are not comparable at 1e-4: a penalty grows by beta |C| per
+// iteration (beta = 1e9 N/m^2), so a position difference dx moves it by
+// beta dx, amplified by beta / k (measured with an 8-ulp perturbation: 1e-4 of
+// the positions' 1e-6 became 5e-3 of the penalties). What the rows do to the
+// solution is their equilibrium shift |dlambda| / k [m] (lambda is a force,
+// k a stiffness), which is held to the position bound.
+#define EXPECT_ROWS_MATCH(cmp)                                                                        \
+  do {                                                                                               \
+    std::printf("  rows: penalty rel. %.3g, lambda rel. %.3g, lambda shift %.3g m\n",                 \
+                (cmp).maxPenaltyRelError, (cmp).maxLambdaError, (cmp).maxLambdaShift);               \
+    if ((cmp).maxError == 0.0) {                                                                     \
+      EXPECT_EQ((cmp).maxPenaltyRelError, 0.0) << "identical positions but different penalties";     \
+      EXPECT_EQ((cmp).maxLambdaError, 0.0) << "identical positions but different multipliers";       \
+    }                                                                                                \
+    EXPECT_LT((cmp).maxLambdaShift / (cmp).diagonal, kMaxRelativeError);                              \
   } while (0)
 
 TEST(AvbdGpuParity, SoftEdgesAndNeoHookeanBeamWithDamping) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  SolverSettings s = vbdBaseSettings(SolverKind::Avbd);
+  SolverSettings s = vbdBeamSettings(SolverKind::Avbd);
   s.step.constraints.edges = true;
   VbdComparison c = runVbdBoth(ctx, test::vbdBeam(1.0e5f, 0.3f, 0.005f), s);
   EXPECT_VBD_PARITY(c, 0.01, kMaxRelativeError);
@@ -37,7 +46,7 @@ TEST(AvbdGpuParity, SoftEdgesAndNeoHookeanBeamWithDamping) {
 
 TEST(AvbdGpuParity, HardPinsHardEdgesAndHardMouse) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  SolverSettings s = vbdBaseSettings(SolverKind::Avbd);
+  SolverSettings s = vbdBeamSettings(SolverKind::Avbd);
   s.step.constraints.edges = true;
   s.avbd.hardPins = true;
   s.avbd.hardEdges = true;
@@ -54,7 +63,7 @@ TEST(AvbdGpuParity, HardPinsHardEdgesAndHardMouse) {
 
 TEST(AvbdGpuParity, SoftCappedMouseOnNeoHookeanBeam) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  SolverSettings s = vbdBaseSettings(SolverKind::Avbd);
+  SolverSettings s = vbdBeamSettings(SolverKind::Avbd);
   test::VbdScene scene = test::vbdBeam(5.0e4f);
   const glm::uvec4 tet = scene.model.tets[scene.model.tetCount() - 1];
   test::attachMouse(scene, {tet.x, tet.y, tet.z, tet.w}, {0.1f, 0.2f, 0.3f, 0.4f}, glm::vec3(0.0f, 0.3f, 0.2f),
@@ -64,52 +73,10 @@ TEST(AvbdGpuParity, SoftCappedMouseOnNeoHookeanBeam) {
   EXPECT_ROWS_MATCH(c);
 }
 
-SolverSettings contactSettings() {
-  SolverSettings s = vbdBaseSettings(SolverKind::Avbd);
-  s.step.constraints.edges = true;
-  s.colliders.ground.friction = 0.6f;
-  s.colliders.spheres.push_back({glm::vec3(0.05f, 0.1f, 0.0f), 0.08f, 0.3f});
-  BoxCollider box;
-  box.center = glm::vec3(-0.15f, 0.05f, 0.05f);
-  box.halfExtents = glm::vec3(0.06f, 0.05f, 0.08f);
-  const float a = 0.4f;
-  box.rotation = glm::mat3(glm::vec3(std::cos(a), 0.0f, -std::sin(a)), glm::vec3(0.0f, 1.0f, 0.0f),
-                           glm::vec3(std::sin(a), 0.0f, std::cos(a)));
-  s.colliders.boxes.push_back(box);
-  s.colliders.capsules.push_back({glm::vec3(-0.2f, 0.04f, -0.2f), glm::vec3(0.2f, 0.04f, -0.1f), 0.04f, 0.5f});
-  s.avbd.primal.contactThickness = 0.002f;
-  return s;
-}
-
-TEST(AvbdGpuParity, DroppedBoxHardContactsWithFriction) {
-  TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  SolverSettings s = contactSettings();
-  VbdComparison c = runVbdBoth(ctx, test::vbdDroppedBox(), s, 100, true);
-  for (size_t f = 0; f < c.errorPerFrame.size(); f += 10) std::printf("  frame %zu: %.3g\n", f, c.errorPerFrame[f]);
-  EXPECT_VBD_PARITY(c, 0.1, kMaxRelativeError);
-  EXPECT_ROWS_MATCH(c);
-}
-
-TEST(AvbdGpuParity, DroppedBoxSoftContactsNoFriction) {
-  TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  SolverSettings s = contactSettings();
-  s.avbd.hardContacts = false;
-  s.avbd.friction = false;
-  s.avbd.primal.initialGuess = VbdInitialGuess::Inertia;
-  VbdComparison c = runVbdBoth(ctx, test::vbdDroppedBox(), s);
-  EXPECT_VBD_PARITY(c, 0.1, kMaxRelativeError);
-  EXPECT_ROWS_MATCH(c);
-}
-
-// Two attached vertices in one colour: the GPU snapshots the mouse offset
-// before the colour (both see the colour-mate's position from before the
-// launch), the CPU lets the second see the first one's update. Only the order
-// of one term within one colour differs, so this is an iteration error of the
-// block descent, not a different problem: it must stay small and shrink as
-// the iterations converge both runs to the same minimiser.
+// See VbdGpuParity.MouseOnTwoVerticesOfOneColourConvergesToTheCpuResult.
 TEST(AvbdGpuParity, MouseOnTwoVerticesOfOneColourConvergesToTheCpuResult) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  SolverSettings s = vbdBaseSettings(SolverKind::Avbd);
+  SolverSettings s = vbdBeamSettings(SolverKind::Avbd);
   s.step.constraints.edges = true;
   test::VbdScene scene = test::vbdBeam(5.0e4f);
   const std::vector<uint32_t> pair = test::sameColourTipPair(scene.model);
@@ -121,6 +88,67 @@ TEST(AvbdGpuParity, MouseOnTwoVerticesOfOneColourConvergesToTheCpuResult) {
   VbdComparison many = runVbdBoth(ctx, scene, s);
   EXPECT_VBD_PARITY(many, 0.05, kMaxRelativeError);
   EXPECT_LT(many.relative(), few.relative()) << "more iterations should bring the two orders together";
+}
+
+// AVBD's contact rows are linearised about x^t and chosen per substep, so
+// unlike VBD's penalty there is no switch inside the iterations: the sliding
+// block on every collider kind stays within 1.3e-5 of its size under an
+// 8-ulp perturbation of the inertia (measured), and is held to 1e-4.
+TEST(AvbdGpuParity, BlockSlidingOnEveryColliderKindHardContactsWithFriction) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  for (ContactSurface surface :
+       {ContactSurface::Ground, ContactSurface::Sphere, ContactSurface::TiltedBox, ContactSurface::Capsule}) {
+    SCOPED_TRACE(test::nameOf(surface));
+    SolverSettings s = test::vbdBaseSettings(SolverKind::Avbd);
+    test::VbdScene scene;
+    test::makeSlidingBlock(surface, 0.002f, scene, s);
+    VbdComparison c = runVbdBoth(ctx, scene, s);
+    EXPECT_VBD_PARITY(c, 0.03, kMaxRelativeError);
+    EXPECT_ROWS_MATCH(c);
+  }
+}
+
+// Soft contacts (penalty capped at the contact stiffness, lambda = 0). Without
+// friction the sliding is neutrally stable along the plane: a rounding
+// difference in the tangential velocity is never damped and grows linearly
+// into position (measured with an 8-ulp perturbation: 1.9e-6 of the size at
+// frame 25, 1.5e-5 at 50, 1.05e-4 at 100, whatever beta). So the frictionless
+// run is compared over 50 frames, the one with friction over 100.
+TEST(AvbdGpuParity, BlockSlidingOnTheGroundSoftContacts) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  for (bool friction : {true, false}) {
+    SCOPED_TRACE(friction ? "friction" : "no friction");
+    SolverSettings s = test::vbdBaseSettings(SolverKind::Avbd);
+    test::VbdScene scene;
+    test::makeSlidingBlock(ContactSurface::Ground, 0.002f, scene, s);
+    s.avbd.hardContacts = false;
+    s.avbd.friction = friction;
+    s.avbd.primal.initialGuess = VbdInitialGuess::Inertia;
+    VbdComparison c = runVbdBoth(ctx, scene, s, friction ? 100 : 50);
+    EXPECT_VBD_PARITY(c, 0.03, kMaxRelativeError);
+    EXPECT_ROWS_MATCH(c);
+  }
+}
+
+// The chaotic run of VbdGpuParity.BlockTumblingOffASphere with hard contacts:
+// under an 8-ulp perturbation the difference reached 3.4e-5 of the size at
+// frame 20 and 3e-2 at frame 100 (measured). Positions and rows are held to
+// 1e-4 over the first 20 frames (the sphere impact is in them); 100 frames to
+// finite states and the energy budget (perturbed: 11.7 J vs 11.8 J of 32.27 J).
+TEST(AvbdGpuParity, BlockTumblingOffASphere) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  SolverSettings s = test::vbdBaseSettings(SolverKind::Avbd);
+  test::addTumblingColliders(s);
+  VbdComparison early = runVbdBoth(ctx, test::vbdDroppedBox(), s, 20);
+  EXPECT_VBD_PARITY(early, 0.1, kMaxRelativeError);
+  EXPECT_ROWS_MATCH(early);
+  VbdComparison c = runVbdBoth(ctx, test::vbdDroppedBox(), s, 100);
+  std::printf("  100 frames: relative %.3g; energy start %.4g J, CPU %.4g J, GPU %.4g J\n", c.relative(),
+              c.energyStart, c.energyCpu, c.energyGpu);
+  EXPECT_TRUE(c.finite);
+  EXPECT_LT(c.energyCpu, c.energyStart);
+  EXPECT_LT(c.energyGpu, c.energyStart);
+  EXPECT_NEAR(c.energyGpu, c.energyCpu, 0.1 * (c.energyStart - c.energyCpu));
 }
 
 }  // namespace

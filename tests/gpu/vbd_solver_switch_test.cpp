@@ -61,7 +61,7 @@ TEST(GpuSolverFactory, SwitchKeepsPositionsAndVelocitiesAndResetsOnlyTheSolverRo
   Profiler profiler;
   profiler.setEnabled(false);
   for (int f = 0; f < 10; ++f)
-    ASSERT_TRUE(stepper->enqueueStep(ctx, test::vbdBaseSettings(SolverKind::Xpbd), **xpbd, *device, profiler).ok());
+    ASSERT_TRUE(stepper->enqueueStep(ctx, test::vbdBeamSettings(SolverKind::Xpbd), **xpbd, *device, profiler).ok());
   State before;
   ASSERT_TRUE(downloadState(ctx, *device, before).ok());
 
@@ -97,7 +97,7 @@ TEST(GpuSolverFactory, SwitchingXpbdVbdAvbdMidRunMatchesTheCpu) {
   Profiler profiler;
   profiler.setEnabled(false);
   for (SolverKind kind : {SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd}) {
-    SolverSettings s = test::vbdBaseSettings(kind);
+    SolverSettings s = test::vbdBeamSettings(kind);
     s.step.constraints.edges = kind != SolverKind::Xpbd;
     std::unique_ptr<Solver> cpu = makeCpuSolver(kind);
     cpu->reset(scene.model, cpuState);
@@ -155,7 +155,7 @@ TEST(VbdGpuHotReload, SyntaxErrorInTheVertexHeaderKeepsVbdRunning) {
   std::unique_ptr<Solver> cpu = makeCpuSolver(SolverKind::Vbd);
   State cpuState = scene.state;
   cpu->reset(scene.model, cpuState);
-  const SolverSettings s = test::vbdBaseSettings(SolverKind::Vbd);
+  const SolverSettings s = test::vbdBeamSettings(SolverKind::Vbd);
   Profiler profiler;
   profiler.setEnabled(false);
   auto stepBoth = [&](int frames) {
