@@ -2,30 +2,13 @@
 
 #include <string>
 
+#include "core/scene/enum_names.h"
 #include "gpu/avbd_solver_gpu.h"
 #include "gpu/pbd_solver_gpu.h"
 #include "gpu/vbd_solver_gpu.h"
 #include "gpu/xpbd_solver_gpu.h"
 
 namespace tetlab {
-
-namespace {
-
-const char* nameOf(SolverKind kind) {
-  switch (kind) {
-    case SolverKind::Pbd:
-      return "PBD";
-    case SolverKind::Xpbd:
-      return "XPBD";
-    case SolverKind::Vbd:
-      return "VBD";
-    case SolverKind::Avbd:
-      return "AVBD";
-  }
-  return "unknown";
-}
-
-}  // namespace
 
 Result<std::unique_ptr<GpuSolver>> makeGpuSolver(SolverKind kind, const ClContext& ctx,
                                                  const KernelSourceOptions& source) {
@@ -44,7 +27,7 @@ Result<std::unique_ptr<GpuSolver>> makeGpuSolver(SolverKind kind, const ClContex
       solver = makeAvbdSolverGpu(ctx, source);
       break;
   }
-  if (!solver) return Error{std::string("creating the GPU ") + nameOf(kind) + " solver: " + solver.error().message};
+  if (!solver) return Error{std::string("creating the GPU ") + solverDisplayName(kind) + " solver: " + solver.error().message};
   return solver;
 }
 
@@ -53,7 +36,7 @@ Result<std::unique_ptr<GpuSolver>> makeGpuSolver(SolverKind kind, const ClContex
   auto solver = makeGpuSolver(kind, ctx, source);
   if (!solver) return solver;
   if (Status st = (*solver)->reset(ctx, model, state); !st)
-    return Error{std::string("initialising the GPU ") + nameOf(kind) + " solver: " + st.error().message};
+    return Error{std::string("initialising the GPU ") + solverDisplayName(kind) + " solver: " + st.error().message};
   return solver;
 }
 
