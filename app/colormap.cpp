@@ -31,11 +31,39 @@ const std::array<glm::vec3, kColormapKeys>& colormapKeys() {
   return kKeys;
 }
 
-const std::array<glm::vec3, kPaletteSize>& categoryPalette() {
+namespace {
+
+// HSV (all in [0, 1]) to RGB.
+glm::vec3 hsv(float h, float s, float v) {
+  const float k[3] = {5.0f, 3.0f, 1.0f};
+  glm::vec3 rgb;
+  for (int c = 0; c < 3; ++c) {
+    const float x = std::fmod(k[c] + h * 6.0f, 6.0f);
+    rgb[c] = v - v * s * std::clamp(std::min(x, 4.0f - x), 0.0f, 1.0f);
+  }
+  return rgb;
+}
+
+std::array<glm::vec3, kPaletteSize> buildPalette() {
   // Twelve hues of similar lightness, neighbours far apart on the hue circle.
-  static constexpr std::array<glm::vec3, kPaletteSize> kPalette{
-      hex(0x4e79a7), hex(0xf28e2b), hex(0x59a14f), hex(0xe15759), hex(0xb07aa1), hex(0xedc948),
-      hex(0x76b7b2), hex(0xff9da7), hex(0x9c755f), hex(0xa0cbe8), hex(0xd37295), hex(0xbab0ac)};
+  std::array<glm::vec3, kPaletteSize> p{};
+  const glm::vec3 first[12] = {hex(0x4e79a7), hex(0xf28e2b), hex(0x59a14f), hex(0xe15759), hex(0xb07aa1), hex(0xedc948),
+                               hex(0x76b7b2), hex(0xff9da7), hex(0x9c755f), hex(0xa0cbe8), hex(0xd37295), hex(0xbab0ac)};
+  for (int i = 0; i < 12; ++i) p[size_t(i)] = first[i];
+  // Then the golden angle around the hue circle (each new hue lands in the largest gap).
+  for (int i = 12; i < kPaletteSize; ++i) {
+    const float h = std::fmod(0.07f + 0.618034f * float(i), 1.0f);
+    const float s = (i % 2 == 0) ? 0.55f : 0.80f;
+    const float v = (i % 3 == 0) ? 0.70f : 0.90f;
+    p[size_t(i)] = hsv(h, s, v);
+  }
+  return p;
+}
+
+}  // namespace
+
+const std::array<glm::vec3, kPaletteSize>& categoryPalette() {
+  static const std::array<glm::vec3, kPaletteSize> kPalette = buildPalette();
   return kPalette;
 }
 
@@ -100,10 +128,12 @@ void drawColorLegend(const LegendInput& input) {
 
   if (isCategorical(input.field)) {
     const int n = std::max(input.categories, 0);
-    const int shown = std::min(n, kPaletteSize);
+    const int shown = std::min(n, kLegendSwatches);
     const float swatch = line;
-    const float width = std::max(ImGui::CalcTextSize(title.c_str()).x, swatch + 8.0f + ImGui::CalcTextSize("00").x);
-    const float height = line * 1.4f + float(shown) * (swatch + 3.0f) + (n > kPaletteSize ? line + 2.0f : 0.0f);
+    const std::string more = std::to_string(n) + " colours";
+    float width = std::max(ImGui::CalcTextSize(title.c_str()).x, swatch + 8.0f + ImGui::CalcTextSize("00").x);
+    if (n > shown) width = std::max(width, ImGui::CalcTextSize(("... " + more).c_str()).x);
+    const float height = line * 1.4f + float(shown) * (swatch + 3.0f) + (n > shown ? line + 2.0f : 0.0f);
     const ImVec2 min(input.displaySize.x - input.rightMargin - width - 16.0f, 0.5f * (input.displaySize.y - height));
     draw->AddRectFilled(ImVec2(min.x, min.y - 8.0f), ImVec2(min.x + width + 16.0f, min.y + height + 8.0f), backdrop,
                         6.0f);
@@ -114,23 +144,23 @@ void drawColorLegend(const LegendInput& input) {
                           toImColor(categoryColor(i)), 3.0f);
       draw->AddText(ImVec2(min.x + 16.0f + swatch, y), text, std::to_string(i).c_str());
     }
-    if (n > kPaletteSize) {
-      const std::string more = std::to_string(n) + " colours, palette repeats";
-      draw->AddText(ImVec2(min.x + 8.0f, y), IM_COL32(200, 200, 205, 220), more.c_str());
-    }
+    if (n > shown) draw->AddText(ImVec2(min.x + 8.0f, y), IM_COL32(200, 200, 205, 220), ("... " + more).c_str());
     return;
   }
 
   const std::string_view unit = colorFieldUnit(input.field);
-  const std::string labels[3] = {formatFieldValue(input.max, unit),
+  const bool clipped = input.shownMax > input.max * 1.0001f && input.shownMax > 0.0f;
+  const std::string labels[3] = {(clipped ? ">= " : "") + formatFieldValue(input.max, unit),
                                  formatFieldValue(0.5f * (input.min + input.max), unit),
                                  formatFieldValue(input.min, unit)};
+  const float barWidth = 16.0f;
   float labelWidth = 0.0f;
   for (const std::string& l : labels) labelWidth = std::max(labelWidth, ImGui::CalcTextSize(l.c_str()).x);
-  const float barWidth = 16.0f;
+  const std::string peak = clipped ? "max " + formatFieldValue(input.shownMax, unit) : std::string();
+  labelWidth = std::max(labelWidth, ImGui::CalcTextSize(peak.c_str()).x - barWidth - 8.0f);
   const float barHeight = std::clamp(0.35f * input.displaySize.y, 120.0f, 320.0f);
   const float width = std::max(ImGui::CalcTextSize(title.c_str()).x, barWidth + 8.0f + labelWidth);
-  const float height = line * 1.6f + barHeight + 0.5f * line;
+  const float height = line * 1.6f + barHeight + 0.5f * line + (clipped ? line * 1.2f : 0.0f);
   const ImVec2 min(input.displaySize.x - input.rightMargin - width - 16.0f, 0.5f * (input.displaySize.y - height));
   draw->AddRectFilled(ImVec2(min.x, min.y - 8.0f), ImVec2(min.x + width + 16.0f, min.y + height + 8.0f), backdrop,
                       6.0f);
@@ -151,6 +181,8 @@ void drawColorLegend(const LegendInput& input) {
     draw->AddLine(ImVec2(barX + barWidth, y), ImVec2(barX + barWidth + 4.0f, y), text);
     draw->AddText(ImVec2(barX + barWidth + 8.0f, y - 0.5f * line), text, labels[k].c_str());
   }
+  if (clipped)
+    draw->AddText(ImVec2(barX, barTop + barHeight + 0.6f * line), IM_COL32(200, 200, 205, 220), peak.c_str());
 }
 
 }  // namespace tetlab

@@ -6,7 +6,9 @@
 //   magnitudes  sequential map (dark violet -> blue -> green -> yellow, the
 //               look of matplotlib's CC0 "viridis"; key colours sampled by hand,
 //               linear in between), low = dark so high strain/stress pops out
-//   categories  a palette of distinct hues for graph colours (index mod size)
+//   categories  a palette for graph colours (index mod size): twelve hand-picked
+//               hues, then golden-angle hues at alternating saturation/value, so the
+//               30-50 colours a tet colouring needs stay distinguishable
 #include <array>
 #include <string>
 #include <string_view>
@@ -19,7 +21,8 @@
 namespace tetlab {
 
 inline constexpr int kColormapKeys = 9;
-inline constexpr int kPaletteSize = 12;
+inline constexpr int kPaletteSize = 48;
+inline constexpr int kLegendSwatches = 12;  // swatches the legend lists before "... N colours"
 
 // Key colours of the sequential map at t = i / (kColormapKeys - 1), sRGB 0..1.
 const std::array<glm::vec3, kColormapKeys>& colormapKeys();
@@ -43,6 +46,7 @@ struct LegendInput {
   ColorField field = ColorField::kNone;
   float min = 0.0f;             // the range drawn (magnitudes)
   float max = 1.0f;
+  float shownMax = -1.0f;       // largest value on screen; when above max the top label reads ">= max" and the true max is listed
   int categories = 0;           // categorical fields: number of colours in use
   glm::vec2 displaySize{0.0f};  // ImGui display size [pixels]
   float rightMargin = 16.0f;    // [pixels] from the right edge of the display

@@ -44,6 +44,7 @@ struct RenderSettings {
   glm::vec3 pinColor{0.90f, 0.16f, 0.14f};        // sRGB
   glm::vec3 attachmentColor{1.0f, 0.85f, 0.25f};  // sRGB, the mouse drag line and its ends
   glm::vec3 cellEdgeColor{0.10f, 0.10f, 0.12f};   // sRGB, tet edges on cut-away cells
+  glm::vec3 cellAlbedo{0.92f, 0.80f, 0.62f};      // sRGB, tets without a field: paler than the skin so the inside reads as inside
   glm::vec3 wireColor{0.85f, 0.90f, 1.0f};        // sRGB, wireframe edges without a field
 };
 
@@ -110,8 +111,8 @@ class Renderer {
                        const glm::mat4& viewProj, const RenderSettings& settings, bool ghost) const;
   void drawSimCells(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
                     const glm::mat4& viewProj, const RenderSettings& settings) const;
-  void drawSimLines(const SimView& scene, const ViewSettings& view, const glm::mat4& viewProj,
-                    const RenderSettings& settings) const;
+  void drawSimLines(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
+                    const glm::mat4& viewProj, const RenderSettings& settings) const;
   void drawSimOverlays(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
                        const glm::mat4& viewProj, glm::ivec2 viewportSize, const RenderSettings& settings) const;
 

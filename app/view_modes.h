@@ -61,9 +61,12 @@ struct ViewSettings {
   ViewMode mode = ViewMode::kShaded;
   ColorField field = ColorField::kNone;
 
-  // Colour-map range. autoRange: [0, max over the current frame] for magnitudes,
-  // smoothed over frames so the colours do not flicker; else [rangeMin, rangeMax].
+  // Colour-map range. autoRange: [0, the rangePercentile-th percentile of the values
+  // on screen] for magnitudes, smoothed over frames so the colours do not flicker
+  // (a percentile, not the max, so one thin flapping ear or one inverted tet does
+  // not turn everything else dark); else [rangeMin, rangeMax].
   bool autoRange = true;
+  float rangePercentile = 98.0f;  // [%] 100 = the maximum
   float rangeMin = 0.0f;
   float rangeMax = 1.0f;
 
@@ -76,7 +79,7 @@ struct ViewSettings {
   bool cutShowSurface = true;             // cut-away: also draw the render surface clipped by the plane
 
   // Wireframe: opacity of the edges and of the ghost surface under them.
-  float wireOpacity = 0.55f;     // [0, 1]
+  float wireOpacity = 0.4f;      // [0, 1], at the near side (the far side fades to a quarter)
   float ghostOpacity = 0.25f;    // [0, 1], 0 hides the surface
 
   bool showPins = true;          // pinned (w = 0) vertices as red spheres

@@ -58,7 +58,7 @@ void Renderer::render(const OrbitCamera& camera, glm::ivec2 viewportSize, const 
   drawGround(camera, viewProj, &scene.bounds(), scene.groundHeight_, settings);
   if (view.mode == ViewMode::kWireframe) {
     if (scene.drawSurfaces_) drawSimSurfaces(scene, view, camera, viewProj, settings, true);
-    if (scene.drawLines_) drawSimLines(scene, view, viewProj, settings);
+    if (scene.drawLines_) drawSimLines(scene, view, camera, viewProj, settings);
   }
   glDisable(GL_BLEND);
   glDisable(GL_CULL_FACE);
@@ -119,6 +119,7 @@ void Renderer::drawSimCells(const SimView& scene, const ViewSettings& view, cons
     else mode = colorFieldDomain(scene.shownField_) == FieldDomain::kTet ? 2 : 3;
   }
   cellProgram_.set("uColorMode", mode);
+  cellProgram_.set("uAlbedo", settings.cellAlbedo);
   cellProgram_.set("uRange", glm::vec2(scene.displayMin_, scene.displayMax_));
   cellProgram_.set("uEdgeColor", settings.cellEdgeColor);
   // The shaded boundary shows the tet mesh's faces lightly; cut-away cells get crisp edges.
@@ -129,8 +130,8 @@ void Renderer::drawSimCells(const SimView& scene, const ViewSettings& view, cons
   glBindVertexArray(0);
 }
 
-void Renderer::drawSimLines(const SimView& scene, const ViewSettings& view, const glm::mat4& viewProj,
-                            const RenderSettings& settings) const {
+void Renderer::drawSimLines(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
+                            const glm::mat4& viewProj, const RenderSettings& settings) const {
   if (scene.lineBuffer_.count == 0) return;
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
@@ -146,6 +147,14 @@ void Renderer::drawSimLines(const SimView& scene, const ViewSettings& view, cons
   lineProgram_.set("uColor", settings.wireColor);
   lineProgram_.set("uRange", glm::vec2(scene.displayMin_, scene.displayMax_));
   lineProgram_.set("uAlpha", std::clamp(view.wireOpacity, 0.0f, 1.0f));
+  // Depth cue over the body's bounding sphere as seen from the eye.
+  const glm::vec3 centre = scene.bounds().center();
+  const float radius = 0.5f * glm::length(scene.bounds().size());
+  const float centreDepth = glm::dot(centre - camera.eye(), camera.forward());
+  lineProgram_.set("uEye", camera.eye());
+  lineProgram_.set("uForward", camera.forward());
+  lineProgram_.set("uDepthRange", glm::vec2(centreDepth - radius, centreDepth + radius));
+  lineProgram_.set("uFarFade", 0.25f);
   glBindVertexArray(scene.lineBuffer_.vao.id());
   glDrawArrays(GL_LINES, 0, GLsizei(scene.lineBuffer_.count));
   glBindVertexArray(0);
@@ -195,6 +204,7 @@ void Renderer::drawSimOverlays(const SimView& scene, const ViewSettings& view, c
     lineProgram_.set("uColorMode", 0);
     lineProgram_.set("uColor", settings.attachmentColor);
     lineProgram_.set("uAlpha", 1.0f);
+    lineProgram_.set("uFarFade", 1.0f);
     glBindVertexArray(scene.attachBuffer_.vao.id());
     glDrawArrays(GL_LINES, 0, 2);
     glBindVertexArray(0);

@@ -40,6 +40,13 @@ RenderSurface boundaryRenderSurface(const SimModel& model, int body) {
   return surface;
 }
 
+std::vector<RenderSurface> renderSurfacesFrom(std::span<const BodySurface> surfaces) {
+  std::vector<RenderSurface> out;
+  out.reserve(surfaces.size());
+  for (const BodySurface& s : surfaces) out.push_back(RenderSurface{s.name, s.surface.triangles, s.embedding});
+  return out;
+}
+
 Status validateRenderSurface(const SimModel& model, const RenderSurface& surface) {
   const std::string name = "render surface '" + surface.name + "'";
   const SurfaceEmbedding& e = surface.embedding;
@@ -181,6 +188,7 @@ void SimView::updateRange(const ViewSettings& view, std::span<const float> shown
   bool any = false;
   for (float v : shown)
     if (std::isfinite(v)) maxValue = any ? std::max(maxValue, v) : v, any = true;
+  trueMax_ = any ? maxValue : 0.0f;
   if (isCategorical(view.field)) {
     categoryCount_ = any ? int(std::lround(maxValue)) + 1 : 0;
     displayMin_ = 0.0f;
@@ -190,7 +198,19 @@ void SimView::updateRange(const ViewSettings& view, std::span<const float> shown
   categoryCount_ = 0;
   if (view.field != shownField_ || !view.autoRange) smoothedMax_ = -1.0f;  // a new field starts its own range
   if (view.autoRange) {
-    smoothedMax_ = smoothRangeMax(smoothedMax_, any ? std::max(maxValue, 0.0f) : 0.0f);
+    float top = maxValue;
+    if (any && view.rangePercentile < 100.0f) {
+      rangeScratch_.clear();
+      for (float v : shown)
+        if (std::isfinite(v)) rangeScratch_.push_back(v);
+      const float q = std::clamp(view.rangePercentile, 0.0f, 100.0f) / 100.0f;
+      const auto k = static_cast<std::ptrdiff_t>(std::lround(q * float(rangeScratch_.size() - 1)));
+      std::nth_element(rangeScratch_.begin(), rangeScratch_.begin() + k, rangeScratch_.end());
+      top = rangeScratch_[size_t(k)];
+      // Nearly constant fields (everything at rest) keep the max so they are not all "top colour".
+      if (!(top > 0.0f)) top = maxValue;
+    }
+    smoothedMax_ = smoothRangeMax(smoothedMax_, any ? std::max(top, 0.0f) : 0.0f);
     displayMin_ = 0.0f;
     displayMax_ = smoothedMax_;
   } else {

@@ -29,6 +29,7 @@
 #include "core/mesh/embedding.h"
 #include "core/model/sim_model.h"
 #include "core/result.h"
+#include "core/scene/scene_build.h"
 #include "core/sim/colliders.h"
 #include "core/sim/state.h"
 
@@ -47,6 +48,9 @@ struct RenderSurface {
 // triangles of the given body (all bodies when body < 0), each boundary vertex
 // embedded with weight 1 on itself.
 RenderSurface boundaryRenderSurface(const SimModel& model, int body = -1);
+
+// The scene builder's surfaces (core/scene/scene_build.h BuiltScene::surfaces) as drawn surfaces.
+std::vector<RenderSurface> renderSurfacesFrom(std::span<const BodySurface> surfaces);
 
 // Checks that every embedding vertex id is < model.vertexCount(), every
 // triangle index < the render vertex count and the weights are finite.
@@ -86,8 +90,17 @@ class SimView {
   const ScalarField& field() const { return field_; }
   float displayMin() const { return displayMin_; }
   float displayMax() const { return displayMax_; }
+  // Largest finite value on screen (above displayMax when the auto range clips outliers).
+  float shownMax() const { return trueMax_; }
   int categoryCount() const { return categoryCount_; }
   ColorField shownField() const { return shownField_; }
+
+  // What the last update uploaded (tests, stats): vertices of tet-face cells, of edge
+  // lines, and pinned vertices drawn.
+  size_t cellVertexCount() const { return drawCells_ ? cellBuffer_.count : 0; }
+  size_t lineVertexCount() const { return drawLines_ ? lineBuffer_.count : 0; }
+  size_t pinCount() const { return pinBuffer_.count; }
+  bool drawsSurfaces() const { return drawSurfaces_; }
 
  private:
   friend class Renderer;
@@ -124,7 +137,8 @@ class SimView {
   Bounds bounds_;
   CutPlane cut_;
   ColorField shownField_ = ColorField::kNone;
-  float displayMin_ = 0.0f, displayMax_ = 1.0f, smoothedMax_ = -1.0f;
+  float displayMin_ = 0.0f, displayMax_ = 1.0f, smoothedMax_ = -1.0f, trueMax_ = 0.0f;
+  std::vector<float> rangeScratch_;
   int categoryCount_ = 0;
   float pinRadius_ = 0.01f;
   bool drawSurfaces_ = true, drawCells_ = false, drawLines_ = false, surfaceScalars_ = false;

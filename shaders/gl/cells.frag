@@ -21,7 +21,7 @@ uniform float uSpecular;
 uniform float uShininess;
 uniform int uColorMode;
 uniform vec3 uColormap[9];    // sRGB
-uniform vec3 uPalette[12];    // sRGB
+uniform vec3 uPalette[48];    // sRGB
 uniform vec2 uRange;
 uniform vec3 uEdgeColor;      // sRGB
 uniform float uEdgeStrength;  // 0 = no edges
@@ -41,7 +41,7 @@ vec3 colormap(float value) {
 
 vec3 palette(float value) {
   int i = int(floor(value + 0.5));
-  i = ((i % 12) + 12) % 12;
+  i = ((i % 48) + 48) % 48;
   return uPalette[i];
 }
 
@@ -74,8 +74,13 @@ void main() {
   vec3 srgb = toSrgb(color);
 
   // Distance to the nearest edge in pixels: barycentric / its screen-space rate of change.
-  vec3 d = vBarycentric / max(fwidth(vBarycentric), vec3(1e-6));
+  vec3 rate = max(fwidth(vBarycentric), vec3(1e-6));
+  vec3 d = vBarycentric / rate;
   float edge = 1.0 - smoothstep(0.5 * uEdgeWidth, 0.5 * uEdgeWidth + 1.0, min(d.x, min(d.y, d.z)));
+  // Fade the edges of faces only a few pixels across (1 / rate ~ the face's height in
+  // pixels), or a distant body turns into a solid mesh of lines.
+  float facePixels = 1.0 / max(rate.x, max(rate.y, rate.z));
+  edge *= smoothstep(3.0, 14.0, facePixels);
   srgb = mix(srgb, uEdgeColor, edge * uEdgeStrength);
   fragColor = vec4(srgb, 1.0);
 }
