@@ -360,4 +360,12 @@ std::optional<ScenePick> SimView::pick(const Ray& ray, std::span<const glm::vec4
   return best;
 }
 
+std::vector<ExportSurface> exportSurfacesOf(const SimView& view) {
+  std::vector<ExportSurface> out;
+  for (size_t i = 0; i < view.surfaceCount(); ++i)
+    out.push_back(ExportSurface{view.surface(i).name, view.surfacePositions(i), view.surfaceNormals(i),
+                                view.surface(i).triangles});
+  return out;
+}
+
 }  // namespace tetlab

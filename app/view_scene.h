@@ -21,6 +21,7 @@
 
 #include "app/gl_resources.h"
 #include "app/mesh_geometry.h"
+#include "app/obj_export.h"
 #include "app/picking.h"
 #include "app/renderer.h"
 #include "app/view_fields.h"
@@ -148,5 +149,9 @@ class SimView {
   bool groundEnabled_ = true;
   uint32_t modelVertices_ = 0, modelTets_ = 0;
 };
+
+// The deformed surfaces of the last update, for ObjSequenceWriter::write (spans into
+// the view: valid until its next update).
+std::vector<ExportSurface> exportSurfacesOf(const SimView& view);
 
 }  // namespace tetlab

@@ -17,6 +17,7 @@
 
 #include "app/colormap.h"
 #include "app/imgui_layer.h"
+#include "app/view_panel.h"
 #include "app/offscreen_target.h"
 #include "app/renderer.h"
 #include "app/view_scene.h"
@@ -134,6 +135,46 @@ TEST(ViewImages, WriteDocsScreenshots) {
     const Status written = writePng(std::string(outDir) + "/view_" + shot.file + ".png", target->readPixels());
     ASSERT_TRUE(written.ok()) << written.error().message;
   }
+}
+
+// The view and record panel sections as the side panel will show them
+// (view_panel_preview.png; for a look, not for the README).
+TEST(ViewImages, PanelSectionsPreview) {
+  const char* outDir = std::getenv("TETLAB_VIEW_IMAGES");
+  if (outDir == nullptr || *outDir == '\0') GTEST_SKIP() << "set TETLAB_VIEW_IMAGES=<folder> to write the preview";
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY";
+  const glm::ivec2 size(420, 640);
+  WindowOptions windowOptions;
+  windowOptions.width = size.x;
+  windowOptions.height = size.y;
+  windowOptions.visible = false;
+  Result<std::unique_ptr<Window>> window = Window::create(windowOptions);
+  ASSERT_TRUE(window.ok()) << window.error().message;
+  Result<std::unique_ptr<ImGuiLayer>> imgui = ImGuiLayer::create((*window)->handle());
+  ASSERT_TRUE(imgui.ok()) << imgui.error().message;
+  Result<OffscreenTarget> target = OffscreenTarget::create(size, 0);
+  ASSERT_TRUE(target.ok()) << target.error().message;
+  ViewSettings view;
+  view.mode = ViewMode::kCutaway;
+  view.field = ColorField::kStress;
+  RecordUiState record;
+  for (int frame = 0; frame < 3; ++frame) {  // auto-sized windows settle after a frame or two
+    (*imgui)->newFrame(size);
+    ImGui::SetNextWindowPos(ImVec2(10, 10));
+    ImGui::SetNextWindowSize(ImVec2(400, 620));
+    ImGui::Begin("tetlab");
+    if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) drawViewControls(view);
+    if (ImGui::CollapsingHeader("Record", ImGuiTreeNodeFlags_DefaultOpen))
+      drawRecordControls(record, frame == 2, 42, false, 0, true);
+    ImGui::End();
+    drawRecordingIndicator(75.4, 2262, glm::vec2(size));
+    target->bindForDrawing();
+    glClearColor(0.2f, 0.22f, 0.26f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    (*imgui)->render();
+  }
+  target->resolve();
+  ASSERT_TRUE(writePng(std::string(outDir) + "/view_panel_preview.png", target->readPixels()).ok());
 }
 
 }  // namespace

@@ -8,7 +8,11 @@
 
 #include <glm/geometric.hpp>
 
+#include <filesystem>
+
 #include "app/colormap.h"
+#include "app/obj_export.h"
+#include "core/mesh/obj_loader.h"
 #include "app/offscreen_target.h"
 #include "app/picking.h"
 #include "app/renderer.h"
@@ -261,6 +265,28 @@ TEST_F(ViewRenderTest, PickingTheDrawnSurfaceGivesWeightsOverModelVertices) {
   // Lattice spacing 1/3: the nearest vertex to (0.1, 0.8, 0.5) is (0, 2/3, 0.5) (box from x = -0.5).
   const glm::vec3 nearest(state_.x[pick->nearestVertex]);
   EXPECT_LT(glm::distance(nearest, glm::vec3(0.1666667f, 0.6666667f, 0.5f)), 1e-5f);
+}
+
+TEST_F(ViewRenderTest, ObjExportWritesTheDeformedSurfaceAsDrawn) {
+  for (uint32_t v = 0; v < model_.vertexCount(); ++v)
+    state_.x[v] += glm::vec4(0.3f * model_.restPositions[v].y, 0.1f, 0.0f, 0.0f);  // shear + lift
+  Result<SimView> view = SimView::create(model_, {});
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  view->update(model_, state_, colliders_, ViewSettings{});
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("tetlab_view_export_" + std::to_string(::getpid()));
+  ObjSequenceWriter writer(dir);
+  ASSERT_TRUE(writer.write(exportSurfacesOf(*view)).ok());
+  Result<LoadedSurface> loaded = loadObj(writer.framePath(0).string());
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  const std::span<const glm::vec3> drawn = view->surfacePositions(0);
+  ASSERT_EQ(loaded->mesh.positions.size(), drawn.size());
+  for (size_t i = 0; i < drawn.size(); ++i) EXPECT_EQ(loaded->mesh.positions[i], drawn[i]);
+  // The boundary surface follows the sheared tets: its top is lifted and shifted.
+  const Bounds b = computeBounds(loaded->mesh.positions);
+  EXPECT_NEAR(b.min.y, 0.1f, 1e-6f);
+  EXPECT_NEAR(b.max.x, 0.8f, 1e-6f);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(ViewRenderTest, InvalidSurfacesAreRefused) {
