@@ -79,6 +79,75 @@ void selectTetsBehindPlane(const SimModel& model, std::span<const glm::vec4> x, 
   }
 }
 
+std::vector<glm::ivec4> tetFaceNeighbors(const SimModel& model) {
+  struct Face {
+    std::array<uint32_t, 3> key;
+    uint32_t tet;
+    int face;
+    bool operator<(const Face& o) const { return key < o.key; }
+  };
+  std::vector<Face> faces;
+  faces.reserve(size_t(model.tetCount()) * 4);
+  for (uint32_t t = 0; t < model.tetCount(); ++t)
+    for (int f = 0; f < 4; ++f) {
+      const glm::uvec3 c = tetFaceCorners(f);
+      std::array<uint32_t, 3> key{model.tets[t][int(c.x)], model.tets[t][int(c.y)], model.tets[t][int(c.z)]};
+      std::sort(key.begin(), key.end());
+      faces.push_back({key, t, f});
+    }
+  std::sort(faces.begin(), faces.end());
+  std::vector<glm::ivec4> out(model.tetCount(), glm::ivec4(-1));
+  // A conforming mesh has each interior face exactly twice, next to each other after sorting.
+  for (size_t i = 0; i + 1 < faces.size(); ++i)
+    if (faces[i].key == faces[i + 1].key) {
+      out[faces[i].tet][faces[i].face] = int(faces[i + 1].tet);
+      out[faces[i + 1].tet][faces[i + 1].face] = int(faces[i].tet);
+      ++i;
+    }
+  return out;
+}
+
+void keepExposedLayers(std::span<const glm::ivec4> neighbors, std::span<const uint32_t> kept, int layers,
+                       std::vector<uint32_t>& outTets) {
+  outTets.clear();
+  if (layers <= 0) {
+    outTets.assign(kept.begin(), kept.end());
+    return;
+  }
+  // depth[t]: 0 = not kept, k = the kept tet is k face-steps from the kept set's surface
+  // (1 = on it); unknown kept tets start at a large value and relax layer by layer.
+  constexpr int kDeep = 1 << 30;
+  std::vector<int> depth(neighbors.size(), 0);
+  for (uint32_t t : kept)
+    if (t < neighbors.size()) depth[t] = kDeep;
+  std::vector<uint32_t> frontier;
+  for (uint32_t t : kept) {
+    if (t >= neighbors.size()) continue;
+    for (int f = 0; f < 4; ++f) {
+      const int n = neighbors[t][f];
+      if (n < 0 || depth[size_t(n)] == 0) {
+        depth[t] = 1;
+        frontier.push_back(t);
+        break;
+      }
+    }
+  }
+  for (int layer = 2; layer <= layers && !frontier.empty(); ++layer) {
+    std::vector<uint32_t> next;
+    for (uint32_t t : frontier)
+      for (int f = 0; f < 4; ++f) {
+        const int n = neighbors[t][f];
+        if (n >= 0 && depth[size_t(n)] == kDeep) {
+          depth[size_t(n)] = layer;
+          next.push_back(uint32_t(n));
+        }
+      }
+    frontier.swap(next);
+  }
+  for (uint32_t t : kept)
+    if (t < neighbors.size() && depth[t] > 0 && depth[t] <= layers) outTets.push_back(t);
+}
+
 namespace {
 
 constexpr glm::vec3 kCornerIds[3] = {{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 1.0f}};

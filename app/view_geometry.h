@@ -66,6 +66,18 @@ void boundingSphere(std::span<const glm::vec4> x, glm::vec3& outCentre, float& o
 void selectTetsBehindPlane(const SimModel& model, std::span<const glm::vec4> x, const CutPlane& plane,
                            std::vector<uint32_t>& outTets);
 
+// Per tet, the tet across each face (face f as in tetFaceCorners), -1 on the
+// boundary. Built once per model (sorted face keys, O(T log T)).
+std::vector<glm::ivec4> tetFaceNeighbors(const SimModel& model);
+
+// Of the kept tets (sorted, model order), those within `layers` face-steps of
+// the kept set's surface (a face on the model boundary or towards a removed
+// tet); layers <= 0 keeps all. Deeper tets are hidden behind these, so the
+// cut-away draws O(surface) cells instead of O(volume): 162k tets cut in half
+// drew 81k tets (110 ms per frame on llvmpipe) without it.
+void keepExposedLayers(std::span<const glm::ivec4> neighbors, std::span<const uint32_t> kept, int layers,
+                       std::vector<uint32_t>& outTets);
+
 // The four faces of each listed tet, each scaled about the tet centroid by
 // shrink (1 = as is). Corner values come from perTet (one value per model tet)
 // or perVertex (one per model vertex); with neither, zeros.

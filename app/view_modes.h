@@ -77,6 +77,8 @@ struct ViewSettings {
   float cutOffset = 0.0f;                 // [-] fraction of the bounding radius
   float tetShrink = 0.8f;                 // cut-away: each tet scaled about its centroid (1 = solid)
   bool cutShowSurface = true;             // cut-away: also draw the render surface clipped by the plane
+  int cutLayers = 3;                      // cut-away: tet layers drawn below the exposed surface (0 = all;
+                                          // deeper ones only show through the shrink gaps)
 
   // Wireframe: opacity of the edges and of the ghost surface under them.
   float wireOpacity = 0.4f;      // [0, 1], at the near side (the far side fades to a quarter)

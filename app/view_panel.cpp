@@ -84,6 +84,9 @@ bool drawViewControls(ViewSettings& view) {
     tooltip("Plane position as a fraction of the body's bounding radius: -1 removes everything, 1 nothing.");
     changed |= ImGui::SliderFloat("shrink", &view.tetShrink, 0.3f, 1.0f, "%.2f");
     tooltip("Each kept tet is scaled about its centre by this factor so the single tets show (1 = solid).");
+    changed |= ImGui::SliderInt("layers", &view.cutLayers, 0, 8);
+    tooltip("Tet layers drawn under the exposed surface of the kept part (0 = every kept tet). Deeper tets only "
+            "show through the gaps the shrink leaves; fewer layers draw much faster on big meshes.");
     changed |= ImGui::Checkbox("show surface", &view.cutShowSurface);
     tooltip("Also draw the loaded surface, clipped at the plane (its inside darker).");
   }

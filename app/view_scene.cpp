@@ -97,6 +97,7 @@ Result<SimView> SimView::create(const SimModel& model, std::vector<RenderSurface
   view.modelVertices_ = model.vertexCount();
   view.modelTets_ = model.tetCount();
   view.faceTets_ = boundaryFaceTets(model);
+  view.neighbors_ = tetFaceNeighbors(model);
   const Bounds rest = computeBounds(model.restPositions);
   view.gridFallbackHeight_ = rest.min.y - 0.25f * std::max({rest.size().x, rest.size().y, rest.size().z});
   for (RenderSurface& source : surfaces) {
@@ -292,7 +293,8 @@ void SimView::update(const SimModel& model, const State& state, const Colliders&
       break;
     case ViewMode::kCutaway: {
       cut_ = makeCutPlane(view.cutNormal, view.cutOffset, centre, radius);
-      selectTetsBehindPlane(model, x, cut_, keptTets_);
+      selectTetsBehindPlane(model, x, cut_, cutScratch_);
+      keepExposedLayers(neighbors_, cutScratch_, view.cutLayers, keptTets_);
       buildTetCells(model, x, keptTets_, view.tetShrink,
                     hasField && perTet ? std::span<const float>(field_.values) : std::span<const float>(),
                     hasField && !perTet ? std::span<const float>(perVertex_) : std::span<const float>(), cells_);

@@ -128,7 +128,8 @@ class SimView {
   std::vector<uint32_t> faceTets_;  // boundaryFaceTets(model)
   ScalarField field_;
   std::vector<float> perVertex_, perEdge_, scratch_;  // reused every frame
-  std::vector<uint32_t> keptTets_;
+  std::vector<glm::ivec4> neighbors_;  // tetFaceNeighbors(model)
+  std::vector<uint32_t> keptTets_, cutScratch_;
   std::vector<CellVertex> cells_;
   std::vector<LineVertex> lines_;
   std::vector<glm::vec3> pins_;

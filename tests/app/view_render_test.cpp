@@ -132,6 +132,7 @@ TEST_F(ViewRenderTest, EachModeUploadsWhatTheModelImplies) {
   settings = ViewSettings{};
   settings.mode = ViewMode::kCutaway;
   settings.cutOffset = 1.01f;  // plane beyond the bounding sphere: every tet kept
+  settings.cutLayers = 0;      // ... and drawn
   render(*view, settings);
   EXPECT_EQ(view->cellVertexCount(), 12u * model_.tetCount());
 }
@@ -142,6 +143,7 @@ TEST_F(ViewRenderTest, CutAwayRemovesTheTetsInFrontOfThePlane) {
   ViewSettings settings;
   settings.mode = ViewMode::kCutaway;
   settings.cutNormal = glm::vec3(1.0f, 0.0f, 0.0f);
+  settings.cutLayers = 0;
   settings.cutOffset = -1.01f;  // everything removed, surface clipped away too
   EXPECT_EQ(coverage(render(*view, settings)), 0u);
   EXPECT_EQ(view->cellVertexCount(), 0u);
