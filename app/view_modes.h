@@ -7,7 +7,10 @@
 //                           stress | speed | constraint error
 //
 // so every field can be looked at on the smooth render surface, on the edges
-// or inside the body through the section. Overlays (pins, colliders, the
+// or inside the body through the section. Per-tet magnitudes reach the smooth
+// surface as volume-weighted vertex averages; graph colours are properties of
+// the tet mesh, so the shaded mode shows them on the tet mesh's own boundary
+// faces (and the wireframe colours edges by the edge colouring). Overlays (pins, colliders, the
 // mouse attachment line) are switched on their own.
 #include <cstdint>
 #include <string_view>

@@ -5,7 +5,9 @@
 //
 //   TETLAB_VIEW_IMAGES=docs/images xvfb-run -a build/tests/tetlab_tests_app --gtest_filter='ViewImages*'
 //
-// then quantise (scripts/ or by hand: ffmpeg palettegen/paletteuse) to keep each under 300 KB.
+// then quantise to 256 colours to keep each under 300 KB (the committed files were made so):
+//
+//   ffmpeg -i in.png -vf "split[a][b];[a]palettegen=max_colors=256:stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a" out.png
 // Without the variable the test skips: it is a tool, the assertions live in view_render_test.cpp.
 #include <gtest/gtest.h>
 
