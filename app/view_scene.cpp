@@ -172,11 +172,13 @@ void SimView::fill(DynamicBuffer& b, const void* data, size_t bytes, size_t coun
 }
 
 void SimView::uploadSurface(Surface& s, bool withScalars) {
-  const auto bytes = GLsizeiptr(s.positions.size() * sizeof(glm::vec3));
-  glBindBuffer(GL_ARRAY_BUFFER, s.positionBuffer.id());
-  glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, s.positions.data());
-  glBindBuffer(GL_ARRAY_BUFFER, s.normalBuffer.id());
-  glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, s.normals.data());
+  if (!externalSurfaces_) {
+    const auto bytes = GLsizeiptr(s.positions.size() * sizeof(glm::vec3));
+    glBindBuffer(GL_ARRAY_BUFFER, s.positionBuffer.id());
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, s.positions.data());
+    glBindBuffer(GL_ARRAY_BUFFER, s.normalBuffer.id());
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, s.normals.data());
+  }
   if (withScalars) {
     glBindBuffer(GL_ARRAY_BUFFER, s.scalarBuffer.id());
     glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(s.scalars.size() * sizeof(float)), s.scalars.data());
@@ -237,6 +239,7 @@ void SimView::update(const SimModel& model, const State& state, const Colliders&
     bounds_ = Bounds{lo, hi};
   }
   for (Surface& s : surfaces_) {
+    if (externalSurfaces_) break;  // the OpenCL kernels fill the GL buffer; bounds from x alone
     applyEmbedding(s.source.embedding, x, s.positions);
     computeVertexNormals(s.positions, s.source.triangles, s.normals);
     const Bounds b = computeBounds(s.positions);
@@ -348,8 +351,15 @@ void SimView::update(const SimModel& model, const State& state, const Colliders&
 
 std::optional<ScenePick> SimView::pick(const Ray& ray, std::span<const glm::vec4> x) const {
   std::optional<ScenePick> best;
+  std::vector<glm::vec3> embedded;  // external surfaces: embedded from x on the click only
   for (size_t i = 0; i < surfaces_.size(); ++i) {
-    const std::optional<SurfaceHit> hit = pickSurface(ray, surfaces_[i].positions, surfaces_[i].source.triangles);
+    std::span<const glm::vec3> positions = surfaces_[i].positions;
+    if (externalSurfaces_ && x.size() == modelVertices_) {
+      embedded.resize(surfaces_[i].positions.size());
+      applyEmbedding(surfaces_[i].source.embedding, x, embedded);
+      positions = embedded;
+    }
+    const std::optional<SurfaceHit> hit = pickSurface(ray, positions, surfaces_[i].source.triangles);
     if (!hit || (best && hit->t >= best->hit.t)) continue;
     ScenePick pick;
     pick.surface = uint32_t(i);
@@ -360,6 +370,52 @@ std::optional<ScenePick> SimView::pick(const Ray& ray, std::span<const glm::vec4
     best = std::move(pick);
   }
   return best;
+}
+
+Status SimView::useExternalSurfaceBuffer(GLuint buffer, std::span<const uint32_t> surfaceFirstVertex) {
+  if (buffer == 0) return Error{"SimView: external surface buffer is 0 (not created?)"};
+  if (surfaceFirstVertex.size() != surfaces_.size() + 1)
+    return Error{"SimView: external surface layout has " + std::to_string(surfaceFirstVertex.size()) +
+                 " offsets for " + std::to_string(surfaces_.size()) + " surfaces (expected surfaces + 1)"};
+  for (size_t i = 0; i < surfaces_.size(); ++i)
+    if (surfaceFirstVertex[i + 1] - surfaceFirstVertex[i] != surfaces_[i].positions.size())
+      return Error{"SimView: external surface " + std::to_string(i) + " has " +
+                   std::to_string(surfaceFirstVertex[i + 1] - surfaceFirstVertex[i]) + " vertices, the view " +
+                   std::to_string(surfaces_[i].positions.size()) + " (built from other surfaces?)"};
+  const size_t total = surfaceFirstVertex.back();
+  constexpr size_t kVec4 = 4 * sizeof(float);
+  for (size_t i = 0; i < surfaces_.size(); ++i) {
+    glBindVertexArray(surfaces_[i].vao.id());
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    // float4 entries read as vec3 (stride 16): no repacking on the device.
+    setupAttribute(0, 3, kVec4, surfaceFirstVertex[i] * kVec4);
+    setupAttribute(1, 3, kVec4, (total + surfaceFirstVertex[i]) * kVec4);
+  }
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  externalSurfaces_ = true;
+  return Ok{};
+}
+
+void SimView::useOwnSurfaceBuffers() {
+  for (Surface& s : surfaces_) {
+    glBindVertexArray(s.vao.id());
+    glBindBuffer(GL_ARRAY_BUFFER, s.positionBuffer.id());
+    setupAttribute(0, 3, sizeof(glm::vec3), 0);
+    glBindBuffer(GL_ARRAY_BUFFER, s.normalBuffer.id());
+    setupAttribute(1, 3, sizeof(glm::vec3), 0);
+  }
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  externalSurfaces_ = false;
+}
+
+void SimView::refreshCpuSurfaces(std::span<const glm::vec4> x) {
+  if (x.size() != modelVertices_) return;
+  for (Surface& s : surfaces_) {
+    applyEmbedding(s.source.embedding, x, s.positions);
+    computeVertexNormals(s.positions, s.source.triangles, s.normals);
+  }
 }
 
 std::vector<ExportSurface> exportSurfacesOf(const SimView& view) {

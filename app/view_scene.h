@@ -103,6 +103,20 @@ class SimView {
   size_t pinCount() const { return pinBuffer_.count; }
   bool drawsSurfaces() const { return drawSurfaces_; }
 
+  // ---- Surfaces embedded on the device (app/gl_interop.h, OpenCL backend) ----
+  // Draw positions and normals from `buffer`, laid out as float4 positions of
+  // all surfaces' render vertices then float4 normals (gpu/render_embedding.h);
+  // surfaceFirstVertex has surfaceCount() + 1 entries (the last is the total).
+  // update() then neither embeds nor uploads surfaces (the bounds come from x);
+  // pick() embeds the picked surface from the x it is given; call
+  // refreshCpuSurfaces(x) before exportSurfacesOf. The buffer must outlive its use here.
+  Status useExternalSurfaceBuffer(GLuint buffer, std::span<const uint32_t> surfaceFirstVertex);
+  // Back to CPU embedding into the view's own buffers (from the next update()).
+  void useOwnSurfaceBuffers();
+  bool usesExternalSurfaceBuffer() const { return externalSurfaces_; }
+  // CPU positions and normals of every surface from x (export, tests).
+  void refreshCpuSurfaces(std::span<const glm::vec4> x);
+
  private:
   friend class Renderer;
   struct Surface {
@@ -145,6 +159,7 @@ class SimView {
   float pinRadius_ = 0.01f;
   bool drawSurfaces_ = true, drawCells_ = false, drawLines_ = false, surfaceScalars_ = false;
   bool attachmentActive_ = false;
+  bool externalSurfaces_ = false;  // positions/normals come from useExternalSurfaceBuffer's buffer
   float groundHeight_ = 0.0f;        // where the grid is drawn [m]
   float gridFallbackHeight_ = 0.0f;  // grid height without a ground plane
   bool groundEnabled_ = true;

@@ -68,6 +68,7 @@ class RenderEmbedding {
   // First render vertex of surface i (i == surface count gives the total).
   uint32_t surfaceFirstVertex(size_t i) const { return surfaceFirstVertex_[i]; }
   size_t surfaceCount() const { return surfaceFirstVertex_.size() - 1; }
+  std::span<const uint32_t> surfaceFirstVertices() const { return surfaceFirstVertex_; }
 
   // Live kernel editing (folder-backed kernels only).
   HotProgram::PollResult poll() { return program_.poll(); }

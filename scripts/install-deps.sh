@@ -4,7 +4,7 @@
 set -euo pipefail
 PACKAGES=(
   cmake g++ make pkg-config ccache
-  libglfw3-dev libimgui-dev libstb-dev libglm-dev libepoxy-dev
+  libglfw3-dev libimgui-dev libstb-dev libglm-dev libepoxy-dev libxrandr-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libtinyobjloader-dev libtet1.5-dev nlohmann-json3-dev libcli11-dev libgtest-dev
   xvfb xauth libgl1-mesa-dri mesa-utils ffmpeg fonts-dejavu-core
