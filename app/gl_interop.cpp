@@ -59,7 +59,7 @@ Status RenderPositionsBuffer::initShared() {
   cl_int err = CL_SUCCESS;
   shared_ = cl::BufferGL(ctx_->context, CL_MEM_READ_WRITE, glBuffer_.id(), &err);
   if (err != CL_SUCCESS)
-    return clError("clCreateFromGLBuffer on the render vertex buffer (start with --gl-interop copy to avoid sharing)",
+    return clError("clCreateFromGLBuffer on the render vertex buffer (force the copy path to avoid sharing)",
                    err);
   return Ok{};
 }
