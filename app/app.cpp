@@ -3,28 +3,18 @@
 
 #include <cstdio>
 
-#include "core/mesh/obj_loader.h"
+#include <imgui.h>
+
+#include "app/colormap.h"
+#include "core/scene/enum_names.h"
+#include "core/scene/scene_json.h"
 
 namespace tetlab {
 
-Result<SurfaceMesh> loadDisplayMesh(const std::filesystem::path& path, MeshInfo& outInfo) {
-  ObjLoadOptions options;
-  options.normalizeScale = true;
-  options.fitSize = 1.0f;
-  Result<LoadedSurface> loaded = loadObj(path.string(), options);
-  if (!loaded) return loaded.error();
-  SurfaceMesh mesh = std::move(loaded->mesh);
-  const Bounds bounds = computeBounds(mesh.positions);
-  for (glm::vec3& p : mesh.positions) p.y -= bounds.min.y;
-
-  outInfo.name = path.filename().string();
-  outInfo.path = path.string();
-  outInfo.vertices = mesh.positions.size();
-  outInfo.triangles = mesh.triangles.size();
-  outInfo.size = bounds.size();
-  outInfo.scaleToOriginal = loaded->scaleToOriginal;
-  outInfo.warnings = loaded->report.warnings;
-  return mesh;
+App::~App() {
+  // Finish files before the GL context goes (the recorder owns a child process).
+  if (recorder_) (void)recorder_->stop();
+  job_.reset();
 }
 
 Result<std::unique_ptr<App>> App::create(AppOptions options) {
@@ -32,16 +22,26 @@ Result<std::unique_ptr<App>> App::create(AppOptions options) {
   app->options_ = std::move(options);
   const AppOptions& o = app->options_;
 
-  // The mesh is read before any window exists so a bad file fails fast, display or not.
-  Result<SurfaceMesh> surface = loadDisplayMesh(o.meshPath, app->meshInfo_);
-  if (!surface) return surface.error();
+  // The scene is read and built before any window exists, so a bad file fails fast, display or not.
+  Result<SceneDesc> desc = Error{""};
+  std::filesystem::path sceneDir;
+  if (!o.scenePath.empty()) {
+    desc = loadSceneFile(o.scenePath);
+    sceneDir = o.scenePath.parent_path();
+  } else {
+    desc = makeMeshDropScene(o.meshPath.string(), o.targetTets);
+  }
+  if (!desc) return desc.error();
+  applyOverrides(o.overrides, *desc);
+  Result<BuiltScene> built = buildScene(*desc, app->buildOptionsFor(sceneDir));
+  if (!built) return Error{(o.scenePath.empty() ? o.sceneArgument : o.scenePath.string()) + ": " + built.error().message};
 
   WindowOptions windowOptions;
   windowOptions.width = o.width;
   windowOptions.height = o.height;
   windowOptions.visible = !o.headless;
   windowOptions.vsync = !o.headless;
-  windowOptions.title = "tetlab " TETLAB_VERSION " - " + app->meshInfo_.name;
+  windowOptions.title = "tetlab " TETLAB_VERSION " - " + desc->name;
   Result<std::unique_ptr<Window>> window = Window::create(windowOptions);
   if (!window) return window.error();
   app->window_ = std::move(*window);
@@ -58,14 +58,29 @@ Result<std::unique_ptr<App>> App::create(AppOptions options) {
   Result<OffscreenTarget> target = OffscreenTarget::create(app->targetSize(), samples);
   if (!target) return target.error();
   app->target_ = std::move(*target);
-  Result<GpuMesh> mesh = GpuMesh::create(*surface);
-  if (!mesh) return Error{"cannot display '" + o.meshArgument + "': " + mesh.error().message};
-  app->mesh_ = std::move(*mesh);
 
-  for (const std::string& w : app->meshInfo_.warnings)
-    std::fprintf(stderr, "tetlab: %s: %s\n", o.meshArgument.c_str(), w.c_str());
+  std::vector<std::string> presetErrors;
+  app->presets_ = listPresets(o.assetDirs, presetErrors);
+  for (const std::string& e : presetErrors) app->reportError("preset skipped: " + e);
+  app->ffmpegAvailable_ = findExecutableOnPath("ffmpeg").has_value();
+
+  if (Status s = app->installScene(std::move(*desc), std::move(*built), o.scenePath); !s) return s.error();
+  if (o.backend == Backend::OpenCl)
+    if (Status s = app->switchBackend(Backend::OpenCl); !s) return s.error();
+  if (o.startPaused) app->session_->setPaused(true);
   if (!o.framesDir.empty()) app->sequence_.emplace(o.framesDir);
-  app->fitView();
+  if (!o.exportObjDir.empty()) app->objExport_.emplace(o.exportObjDir);
+  if (!o.recordPath.empty()) {
+    RecordingOptions record;
+    record.output = o.recordPath;
+    record.format = recordFormatForPath(o.recordPath);
+    record.fps = o.recordFps;
+    record.hideUi = o.recordHideUi;
+    Result<std::unique_ptr<Recorder>> recorder = Recorder::start(record);
+    if (!recorder) return recorder.error();
+    app->recorder_ = std::move(*recorder);
+  }
+
   // One measuring pass so the first rendered frame (maybe the only one, headless) shows the whole UI.
   app->newFrame();
   app->drawUi();
@@ -83,15 +98,21 @@ glm::ivec2 App::targetSize() const {
 glm::vec2 App::displaySize() const { return glm::vec2(options_.headless ? targetSize() : window_->windowSize()); }
 
 void App::fitView() {
+  if (!simView_) return;
   camera_.lensShift.x = panelLensShift(displaySize().x);
   const glm::ivec2 size = targetSize();
   const float aspect = size.y > 0 ? static_cast<float>(size.x) / static_cast<float>(size.y) : 1.0f;
-  if (mesh_) camera_.fitToBounds(mesh_->bounds().min, mesh_->bounds().max, aspect);
+  camera_.fitToBounds(simView_->bounds().min, simView_->bounds().max, aspect);
 }
 
 void App::reportError(const std::string& message) {
   std::fprintf(stderr, "tetlab: %s\n", message.c_str());
-  errors_.push_back(message);
+  messages_.push_back(UiMessage{true, message});
+}
+
+void App::reportNotice(const std::string& message) {
+  std::printf("tetlab: %s\n", message.c_str());
+  messages_.push_back(UiMessage{false, message});
 }
 
 bool App::running() const {
@@ -113,42 +134,124 @@ void App::newFrame() {
 }
 
 void App::drawUi() {
-  const UiPanelInput input{timer_, meshInfo_, options_.opencl, errors_, glVersion_};
-  const UiActions actions = drawUiPanel(input, settings_);
-  drawViewportHint(displaySize());
-  if (actions.fitView) fitView();
+  const glm::vec2 display = displaySize();
+  UiPanelInput input{timer_, options_.opencl, messages_, glVersion_, session_.get(), {}, {}, false, 0, false, 0,
+                     false, display};
+  ScenePanelInput& scene = input.scene;
+  scene.presets = &presets_;
+  if (session_) {
+    scene.built = &session_->built();
+    scene.desc = &session_->desc();
+  }
+  scene.currentFile = sceneFile_;
+  if (job_ && job_->running()) {
+    const SceneBuildJob::Progress p = job_->progress();
+    scene.loading = true;
+    scene.loadingWhat = loadingWhat_;
+    scene.loadingStage = p.stage;
+    scene.loadingFraction = p.fraction;
+    scene.loadingSeconds = p.elapsedSeconds;
+  }
+  input.solver.openClAvailable = options_.opencl.chosen.has_value();
+  if (options_.opencl.chosen) {
+    const DeviceChoice c = *options_.opencl.chosen;
+    input.solver.openClDevice = options_.opencl.platforms[size_t(c.platform)].devices[size_t(c.device)].name;
+  }
+  input.solver.recording = recorder_ != nullptr;
+  input.recording = recorder_ != nullptr;
+  input.recordedFrames = recorder_ ? recorder_->framesWritten() : 0;
+  input.exporting = objExport_.has_value();
+  input.exportedFrames = objExport_ ? objExport_->framesWritten() : 0;
+  input.ffmpegAvailable = ffmpegAvailable_;
+
+  const UiActions actions = drawUiPanel(input, settings_, view_, scenePanel_, recordUi_);
+  drawViewportHint(display);
+  if (simView_) {
+    LegendInput legend;
+    legend.field = simView_->shownField();
+    legend.min = simView_->displayMin();
+    legend.max = simView_->displayMax();
+    legend.categories = simView_->categoryCount();
+    legend.displaySize = display;
+    drawColorLegend(legend);
+  }
+  if (recorder_) drawRecordingIndicator(recorder_->videoSeconds(), recorder_->framesWritten(), display);
+  if (scene.loading && drawLoadingOverlay(scene, viewCenterX(display.x), display.y) && job_) job_->cancel();
+  applyUiActions(actions);
 }
 
 void App::step() {
-  const float viewportHeight = static_cast<float>(window_->windowSize().y);
-  for (const InputEvent& event : window_->takeEvents()) {
-    if (event.type == InputEvent::Type::kKeyPress) {
-      if (!imgui_->wantsKeyboard() && event.key == GLFW_KEY_F) fitView();
-      continue;
-    }
-    cameraController_.handle(event, imgui_->wantsMouse(), viewportHeight, camera_);
+  for (const InputEvent& event : window_->takeEvents()) handleEvent(event);
+  pollLoad();
+  if (!session_) return;
+  int steps = 1;
+  if (recorder_) {
+    // Video time is frame time: one video frame covers 1/fps s of simulated time at any wall speed.
+    const double dt = double(session_->settings().step.dt) * double(session_->slowMotion);
+    steps = simStepsPerVideoFrame(dt, recorder_->options().fps);
+  }
+  session_->advance(steps);
+  for (const std::string& n : session_->takeNotices()) {
+    const bool error = n.find("blew up") != std::string::npos || n.find("explosion") != std::string::npos ||
+                       n.find("failed") != std::string::npos;
+    if (error)
+      reportError(n);
+    else
+      reportNotice(n);
   }
 }
 
 void App::render() {
+  if (simView_ && session_)
+    simView_->update(session_->model(), session_->state(), session_->settings().colliders, view_);
   target_->bindForDrawing();
-  const GpuMesh* meshes[] = {mesh_ ? &*mesh_ : nullptr};
-  renderer_.render(camera_, target_->size(), meshes, settings_);
+  if (simView_) renderer_.render(camera_, target_->size(), *simView_, view_, settings_);
+  const bool recordWithoutUi = recorder_ && recorder_->options().hideUi;
+  if (recordWithoutUi) {
+    target_->resolve();
+    if (Status s = recorder_->addFrame(target_->readPixels()); !s) {
+      reportError(s.error().message);
+      recorder_.reset();
+    }
+    target_->bindForDrawing();
+  }
   imgui_->render();
   target_->resolve();
   ++framesRendered_;
+  if (recorder_ && !recordWithoutUi) {
+    if (Status s = recorder_->addFrame(target_->readPixels()); !s) {
+      reportError(s.error().message);
+      recorder_.reset();
+    }
+  }
   if (sequence_) {
     if (Status s = sequence_->write(target_->readPixels()); !s) {
       reportError(s.error().message);
       failed_ = true;  // a half-written sequence is not what the user asked for
     }
   }
+  if (objExport_) exportObjFrame();
+  if (screenshotRequested_) {
+    screenshotRequested_ = false;
+    Result<std::filesystem::path> written = saveScreenshot(target_->readPixels(), "screenshots");
+    if (written)
+      reportNotice("screenshot: " + written->string());
+    else
+      reportError(written.error().message);
+  }
 }
+
+void App::discardFrame() { imgui_->discardFrame(); }
 
 void App::present() {
   if (options_.headless) return;
   target_->blitToWindow(window_->framebufferSize());
   window_->swapBuffers();
+}
+
+Status App::writeScreenshot(const std::filesystem::path& path) const {
+  if (framesRendered_ == 0) return Error{"no frame rendered yet to write to '" + path.string() + "'"};
+  return writePng(path, target_->readPixels());
 }
 
 int App::finish() {
@@ -164,7 +267,26 @@ int App::finish() {
   if (sequence_ && sequence_->framesWritten() > 0)
     std::printf("tetlab: wrote %d frame(s) to %s/frame_%%05d.png\n", sequence_->framesWritten(),
                 sequence_->directory().c_str());
-  return failed_ ? 1 : 0;
+  if (objExport_ && objExport_->framesWritten() > 0)
+    std::printf("tetlab: wrote %d OBJ frame(s) to %s\n", objExport_->framesWritten(), objExport_->directory().c_str());
+  if (recorder_) {
+    const std::string summary = recorder_->summary();
+    if (Status s = recorder_->stop(); !s) {
+      reportError(s.error().message);
+      failed_ = true;
+    } else {
+      std::printf("tetlab: %s\n", summary.c_str());
+    }
+    recorder_.reset();
+  }
+  if (session_ && options_.headless)
+    std::printf("tetlab: %s, %s on %s, %llu frames, t = %.3f s%s\n", session_->desc().name.c_str(),
+                solverDisplayName(session_->solver()), backendName(session_->backend()),
+                static_cast<unsigned long long>(session_->frame()), session_->time(),
+                session_->blownUp() ? ", BLEW UP" : "");
+  if (failed_) return 1;
+  // Headless runs are scripts: a blow-up is a failure they must see (as `tetlab run` exits 2).
+  return options_.headless && session_ && session_->blownUp() ? 2 : 0;
 }
 
 }  // namespace tetlab

@@ -1,12 +1,19 @@
 #pragma once
-// The sandbox application: owns the window, the UI layer, the renderer and the
-// scene, and exposes the frame as the steps of Dear ImGui's example loop so
-// main() reads like it:
+// The sandbox application: owns the window, the UI layer, the renderer, the
+// running SimSession and its view, and exposes the frame as the steps of Dear
+// ImGui's example loop so main() reads like it:
 //
 //   while (app.running()) { pollEvents; newFrame; drawUi; step; render; present; }
 //
+//   step:    input (camera, drag, pins, keys, dropped files) -> session.advance (1 frame, or the
+//            fixed steps of one video frame while recording) -> a finished scene load is installed
+//   render:  SimView.update(model, state) -> Renderer (3D) -> [record if the UI is hidden] -> ImGui
+//            -> [record, PNG sequence, OBJ export]
+//
 // Headless and windowed runs share every step; they differ only in the window
-// being invisible and in present() skipping the blit and swap.
+// being invisible and in present() skipping the blit and swap. Files: app.cpp
+// (frame), app_input.cpp (events), app_scene.cpp (loading, saving, camera).
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,23 +23,27 @@
 #include "app/camera.h"
 #include "app/frame_timer.h"
 #include "app/imgui_layer.h"
+#include "app/obj_export.h"
 #include "app/offscreen_target.h"
+#include "app/recording.h"
 #include "app/renderer.h"
+#include "app/scene_panel.h"
 #include "app/screenshot.h"
+#include "app/sim_session.h"
 #include "app/ui_panel.h"
+#include "app/view_modes.h"
+#include "app/view_panel.h"
+#include "app/view_scene.h"
 #include "app/window.h"
-#include "core/mesh/tet_mesh.h"
 #include "core/result.h"
+#include "core/scene/scene_build.h"
 
 namespace tetlab {
-
-// Loads an OBJ for display: scaled to fit a 1 m cube and lifted to rest on the
-// ground plane y = 0. Fills outInfo for the UI.
-Result<SurfaceMesh> loadDisplayMesh(const std::filesystem::path& path, MeshInfo& outInfo);
 
 class App {
  public:
   static Result<std::unique_ptr<App>> create(AppOptions options);
+  ~App();
   App(const App&) = delete;
   App& operator=(const App&) = delete;
 
@@ -40,18 +51,53 @@ class App {
   void pollEvents();
   void newFrame();
   void drawUi();
-  void step();     // applies input to the camera (the simulation will step here too)
-  void render();   // 3D view + UI into the offscreen target; writes the frame PNG if asked
+  void step();     // input, simulation, scene loads
+  void render();   // 3D view + UI into the offscreen target; recording and exports
   void present();  // windowed: blit and swap
-  // Writes the screenshot of the last frame if asked; returns the exit code.
+  // Ends the UI frame without drawing anything (a frame that is simulated but not shown).
+  void discardFrame();
+  // Writes the screenshot of the last frame if asked, finishes recordings; returns the exit code.
   int finish();
+
+  // Writes the last rendered frame (3D view and UI) as a PNG.
+  Status writeScreenshot(const std::filesystem::path& path) const;
+
+  // For tests and scripts: the same objects the frame loop uses.
+  Window& window() { return *window_; }
+  SimSession* session() { return session_.get(); }
+  OrbitCamera& camera() { return camera_; }
+  const std::vector<UiMessage>& messages() const { return messages_; }
+  bool loading() const { return job_ && job_->running(); }
+  glm::vec2 displaySize() const;
 
  private:
   App() = default;
   glm::ivec2 targetSize() const;
-  glm::vec2 displaySize() const;
   void fitView();
   void reportError(const std::string& message);
+  void reportNotice(const std::string& message);
+
+  // app_input.cpp
+  void handleEvent(const InputEvent& event);
+  void handleKey(const InputEvent& event);
+  bool handleLeftPress(const InputEvent& event);  // true: consumed (drag or pin)
+  std::optional<ScenePick> pickAt(glm::vec2 cursor) const;
+
+  // app_scene.cpp
+  SceneBuildOptions buildOptionsFor(const std::filesystem::path& sceneDir) const;
+  Status installScene(SceneDesc desc, BuiltScene built, const std::filesystem::path& file);
+  void startLoad(SceneDesc desc, std::string what, std::filesystem::path file);
+  void openSceneFile(const std::filesystem::path& path);
+  void openObj(const std::string& path);
+  void pollLoad();
+  void saveScene(const std::string& path);
+  void applyCamera(const CameraSpec& spec);
+  CameraSpec currentCamera() const;
+  Status switchBackend(Backend backend);
+  void applyUiActions(const UiActions& actions);
+  void startRecording(const RecordingOptions& options);
+  void stopRecording();
+  void exportObjFrame();
 
   AppOptions options_;
   // Declared first so it is destroyed last: every GL object below needs its context.
@@ -59,15 +105,36 @@ class App {
   std::unique_ptr<ImGuiLayer> imgui_;
   Renderer renderer_;
   std::optional<OffscreenTarget> target_;
-  std::optional<GpuMesh> mesh_;
-  MeshInfo meshInfo_;
+
+  std::unique_ptr<SimSession> session_;
+  std::optional<SimView> simView_;
+  std::filesystem::path sceneFile_;  // where the running scene came from
+  std::unique_ptr<SceneBuildJob> job_;
+  std::string loadingWhat_;
+  std::filesystem::path loadingFile_;
+  std::vector<PresetEntry> presets_;
+  std::optional<ClContext> clContext_;
+  std::string clError_;
+
   OrbitCamera camera_;
   CameraController cameraController_;
   RenderSettings settings_;
+  ViewSettings view_;
+  ScenePanelState scenePanel_;
+  RecordUiState recordUi_;
   FrameTimer timer_;
   std::string glVersion_;
-  std::vector<std::string> errors_;
+  std::vector<UiMessage> messages_;
+
+  // Mouse drag: the plane through the grabbed point, facing the camera at grab time.
+  bool dragging_ = false;
+  glm::vec3 dragPlanePoint_{0.0f};
+
   std::optional<PngSequenceWriter> sequence_;
+  std::unique_ptr<Recorder> recorder_;
+  std::optional<ObjSequenceWriter> objExport_;
+  bool ffmpegAvailable_ = false;
+  bool screenshotRequested_ = false;  // F12 / the Record section: after the next render
   int framesRendered_ = 0;
   bool failed_ = false;
 };

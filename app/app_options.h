@@ -1,21 +1,41 @@
 #pragma once
 // Everything the interactive/headless app needs from the command line, already
-// validated (mesh path resolved, OpenCL queried), so App never parses strings.
+// validated (paths resolved, overrides range-checked, OpenCL queried), so App
+// never parses strings.
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "app/opencl_status.h"
+#include "app/sim_session.h"
+#include "core/scene/scene_overrides.h"
 
 namespace tetlab {
 
+// The scene `tetlab` opens without --scene or --mesh (relative to assets/).
+inline constexpr const char* kDefaultScene = "scenes/bunny_drop.json";
+
 struct AppOptions {
-  std::filesystem::path meshPath;  // resolved, exists
-  std::string meshArgument;        // as the user typed it (for messages)
-  bool headless = false;           // invisible window, render into an offscreen target only
-  int frames = 0;                  // frames to run, 0 = until the window is closed
-  std::string screenshotPath;      // PNG of the last frame, empty = none
-  std::string framesDir;           // PNG per frame (frame_00000.png, ...), empty = none
-  int width = 1280;                // window or image size [pixels]
+  // What to load: a scene file, else an OBJ dropped on the ground (makeMeshDropScene).
+  std::filesystem::path scenePath;  // resolved, exists
+  std::filesystem::path meshPath;   // resolved, exists (when scenePath is empty)
+  std::string sceneArgument;        // as the user typed it (for messages)
+  int targetTets = 2000;            // --mesh: approximate tet count
+  SceneOverrides overrides;         // --solver, --dt, ... replace the file's values
+  std::optional<Backend> backend;   // --backend; default: the CPU reference
+  bool startPaused = false;
+  std::vector<std::filesystem::path> assetDirs;  // for presets and relative mesh paths
+
+  bool headless = false;            // invisible window, render into an offscreen target only
+  int frames = 0;                   // frames to run, 0 = until the window is closed
+  std::string screenshotPath;       // PNG of the last frame, empty = none
+  std::string framesDir;            // PNG per frame (frame_00000.png, ...), empty = none
+  std::string recordPath;           // .mp4 video or a folder of PNGs at a fixed dt per video frame
+  int recordFps = 30;
+  bool recordHideUi = false;
+  std::string exportObjDir;         // OBJ sequence of the simulated surface, one file per frame
+  int width = 1280;                 // window or image size [pixels]
   int height = 720;
   int msaaSamples = -1;  // -1 = automatic (see chooseMsaaSamples)
   OpenClStatus opencl;

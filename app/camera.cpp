@@ -96,6 +96,7 @@ bool CameraController::handle(const InputEvent& event, bool uiWantsMouse, float 
       camera.zoom(event.scroll);
       return true;
     case InputEvent::Type::kKeyPress:
+    case InputEvent::Type::kDrop:
       return false;
   }
   return false;

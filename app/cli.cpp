@@ -13,6 +13,7 @@
 #include "app/asset_paths.h"
 #include "app/commands.h"
 #include "app/run_command.h"
+#include "core/scene/enum_names.h"
 
 namespace tetlab {
 
@@ -102,11 +103,27 @@ void registerSubcommands(CLI::App& cli, SubcommandRun& outRun) {
 }
 
 struct RawFlags {
+  std::string scene;
   std::string mesh;
+  int targetTets = 2000;
+  std::string solver;
+  std::string backend;
+  float dt = 0.0f;
+  int substeps = 0;
+  int iterations = 0;
+  float youngs = 0.0f;
+  float poisson = 0.0f;
+  float density = 0.0f;
+  uint64_t seed = 0;
+  bool paused = false;
   bool headless = false;
   int frames = 0;
   std::string screenshot;
   std::string framesDir;
+  std::string record;
+  int recordFps = 30;
+  bool hideUi = false;
+  std::string exportObj;
   int width = 1280;
   int height = 720;
   int msaa = -1;
@@ -115,9 +132,36 @@ struct RawFlags {
   bool listDevices = false;
 };
 
-void addAppFlags(CLI::App& cli, RawFlags& f) {
-  cli.add_option("--mesh", f.mesh, "Triangle mesh (OBJ) to load; default: assets/" + std::string(kDefaultMesh))
-      ->option_text("FILE");
+// The scene/run flags whose presence (not value) decides whether they override the file.
+struct OverrideOptions {
+  CLI::Option *dt = nullptr, *substeps = nullptr, *iterations = nullptr, *youngs = nullptr, *poisson = nullptr,
+              *density = nullptr, *seed = nullptr;
+};
+
+OverrideOptions addAppFlags(CLI::App& cli, RawFlags& f) {
+  OverrideOptions o;
+  CLI::Option* scene =
+      cli.add_option("--scene", f.scene,
+                     "Scene file (JSON) to open; a bare name like 'beam' is looked up in assets/scenes/ "
+                     "(default: assets/" + std::string(kDefaultScene) + ")")
+          ->option_text("FILE.json");
+  CLI::Option* mesh =
+      cli.add_option("--mesh", f.mesh, "Triangle mesh (OBJ) to drop onto the ground instead of a scene")
+          ->option_text("FILE");
+  mesh->excludes(scene);
+  cli.add_option("--target-tets", f.targetTets, "--mesh: approximate tet count")
+      ->check(CLI::Range(1, 10'000'000))
+      ->capture_default_str();
+  cli.add_option("--solver", f.solver, "Override the scene's solver: pbd, xpbd, vbd or avbd")->option_text("NAME");
+  cli.add_option("--backend", f.backend, "cpu (reference, default) or opencl")->option_text("NAME");
+  o.dt = cli.add_option("--dt", f.dt, "Override the frame time step [s]")->option_text("S");
+  o.substeps = cli.add_option("--substeps", f.substeps, "Override the substeps per frame")->option_text("K");
+  o.iterations = cli.add_option("--iterations", f.iterations, "Override the iterations per substep")->option_text("I");
+  o.youngs = cli.add_option("--youngs", f.youngs, "Override every body's Young's modulus [Pa]")->option_text("E");
+  o.poisson = cli.add_option("--poisson", f.poisson, "Override every body's Poisson ratio [-]")->option_text("NU");
+  o.density = cli.add_option("--density", f.density, "Override every body's density [kg/m^3]")->option_text("RHO");
+  o.seed = cli.add_option("--seed", f.seed, "Override the scene's random seed")->option_text("N");
+  cli.add_flag("--paused", f.paused, "Start paused (space runs, S steps one frame)");
   cli.add_flag("--headless", f.headless,
                "Render offscreen in an invisible window (needs an X display, e.g. xvfb-run) and exit");
   cli.add_option("--frames", f.frames, "Frames to run, then exit (default: until closed; 1 when --headless)")
@@ -126,6 +170,15 @@ void addAppFlags(CLI::App& cli, RawFlags& f) {
   cli.add_option("--screenshot", f.screenshot, "Write the last frame (3D view and UI) to this PNG")
       ->option_text("FILE.png");
   cli.add_option("--frames-dir", f.framesDir, "Write every frame as DIR/frame_00000.png, ...")->option_text("DIR");
+  cli.add_option("--record", f.record,
+                 "Record from the first frame: FILE.mp4 (ffmpeg) or a folder of PNGs, at a fixed dt per video frame")
+      ->option_text("FILE.mp4|DIR");
+  cli.add_option("--record-fps", f.recordFps, "Video frames per second of --record")
+      ->check(CLI::Range(1, 240))
+      ->capture_default_str();
+  cli.add_flag("--hide-ui", f.hideUi, "Leave the panels out of --record's frames");
+  cli.add_option("--export-obj", f.exportObj, "Write the simulated surface as DIR/surface_00000.obj, ... per frame")
+      ->option_text("DIR");
   cli.add_option("--width", f.width, "Window/image width in pixels")
       ->check(CLI::Range(64, 8192))
       ->capture_default_str();
@@ -142,6 +195,26 @@ void addAppFlags(CLI::App& cli, RawFlags& f) {
       ->check(CLI::NonNegativeNumber)
       ->option_text("J");
   cli.add_flag("--list-devices", f.listDevices, "List OpenCL platforms and devices, mark the chosen one, and exit");
+  return o;
+}
+
+// A scene argument as typed, else NAME, NAME.json, scenes/NAME(.json) in each asset folder.
+Result<std::filesystem::path> resolveScenePath(const std::string& typed,
+                                               const std::vector<std::filesystem::path>& assetDirs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path given(typed);
+  if (fs::exists(given, ec)) {
+    if (fs::is_directory(given, ec))
+      return Error{"cannot open scene '" + typed + "': it is a folder: give a .json scene file"};
+    return given;
+  }
+  if (given.is_relative()) {
+    for (const fs::path& dir : assetDirs)
+      for (const fs::path& candidate : {dir / given, dir / "scenes" / given, dir / "scenes" / (typed + ".json")})
+        if (fs::is_regular_file(candidate, ec)) return candidate;
+  }
+  return Error{"cannot open scene '" + typed + "': no such file: check the path (presets: assets/scenes/*.json)"};
 }
 
 int printError(const std::string& message) {
@@ -155,10 +228,11 @@ CliOutcome parseCommandLine(int argc, char** argv) {
   CLI::App cli{"tetlab: real-time deformable-body sandbox (PBD, XPBD, VBD, AVBD on OpenCL)", "tetlab"};
   cli.set_version_flag("--version", std::string("tetlab ") + TETLAB_VERSION, "Print the version and exit");
   cli.footer(
-      "Mouse: left-drag orbits, right/middle-drag pans, wheel zooms, F fits the view.\n"
-      "Headless example: xvfb-run -a tetlab --headless --frames 60 --screenshot out.png");
+      "Mouse: drag the body to pull it, shift-click pins/unpins, drag elsewhere orbits, right/middle-drag pans,\n"
+      "wheel zooms. Keys: space pause, S step, R reset, 1-4 PBD/XPBD/VBD/AVBD, F fit view, F12 screenshot.\n"
+      "Headless example: xvfb-run -a tetlab --scene beam --solver avbd --headless --frames 300 --screenshot out.png");
   RawFlags flags;
-  addAppFlags(cli, flags);
+  const OverrideOptions overrideFlags = addAppFlags(cli, flags);
   SubcommandRun subcommand;
   registerSubcommands(cli, subcommand);
   cli.require_subcommand(0, 1);
@@ -189,23 +263,70 @@ CliOutcome parseCommandLine(int argc, char** argv) {
   }
 
   AppOptions& app = outcome.app;
-  app.meshArgument = flags.mesh.empty() ? std::string(kDefaultMesh) : flags.mesh;
-  const std::vector<std::filesystem::path> assetDirs = assetSearchDirs(executableDir(argc > 0 ? argv[0] : nullptr));
-  if (flags.mesh.empty() && assetDirs.empty()) {
-    outcome.exitCode = printError(std::string("cannot find the assets folder with the default mesh ") + kDefaultMesh +
-                                  ": pass --mesh FILE, or run tetlab from its build or source tree");
+  app.assetDirs = assetSearchDirs(executableDir(argc > 0 ? argv[0] : nullptr));
+  if (!flags.mesh.empty()) {
+    app.sceneArgument = flags.mesh;
+    Result<std::filesystem::path> mesh = resolveMeshPath(flags.mesh, app.assetDirs);
+    if (!mesh) {
+      outcome.exitCode = printError(mesh.error().message);
+      return outcome;
+    }
+    app.meshPath = *mesh;
+  } else {
+    app.sceneArgument = flags.scene.empty() ? std::string(kDefaultScene) : flags.scene;
+    if (flags.scene.empty() && app.assetDirs.empty()) {
+      outcome.exitCode = printError(std::string("cannot find the assets folder with the default scene ") +
+                                    kDefaultScene + ": pass --scene FILE or --mesh FILE, or run tetlab from its build "
+                                    "or source tree");
+      return outcome;
+    }
+    Result<std::filesystem::path> scene = resolveScenePath(app.sceneArgument, app.assetDirs);
+    if (!scene) {
+      outcome.exitCode = printError(scene.error().message);
+      return outcome;
+    }
+    app.scenePath = *scene;
+  }
+  app.targetTets = flags.targetTets;
+
+  SceneOverrides& o = app.overrides;
+  if (!flags.solver.empty()) {
+    o.solver = parseSolverName(flags.solver);
+    if (!o.solver) {
+      outcome.exitCode = printError("unknown solver '" + flags.solver + "': use pbd, xpbd, vbd or avbd");
+      return outcome;
+    }
+  }
+  if (!flags.backend.empty()) {
+    if (flags.backend == "cpu") {
+      app.backend = Backend::Cpu;
+    } else if (flags.backend == "opencl") {
+      app.backend = Backend::OpenCl;
+    } else {
+      outcome.exitCode = printError("unknown backend '" + flags.backend + "': use cpu or opencl");
+      return outcome;
+    }
+  }
+  if (overrideFlags.dt->count()) o.dt = flags.dt;
+  if (overrideFlags.substeps->count()) o.substeps = flags.substeps;
+  if (overrideFlags.iterations->count()) o.iterations = flags.iterations;
+  if (overrideFlags.youngs->count()) o.youngs = flags.youngs;
+  if (overrideFlags.poisson->count()) o.poisson = flags.poisson;
+  if (overrideFlags.density->count()) o.density = flags.density;
+  if (overrideFlags.seed->count()) o.seed = flags.seed;
+  if (Status s = validateOverrides(o); !s) {
+    outcome.exitCode = printError(s.error().message);
     return outcome;
   }
-  Result<std::filesystem::path> mesh = resolveMeshPath(app.meshArgument, assetDirs);
-  if (!mesh) {
-    outcome.exitCode = printError(mesh.error().message);
-    return outcome;
-  }
-  app.meshPath = *mesh;
+  app.startPaused = flags.paused;
   app.headless = flags.headless;
   app.frames = flags.frames > 0 ? flags.frames : (flags.headless ? 1 : 0);
   app.screenshotPath = flags.screenshot;
   app.framesDir = flags.framesDir;
+  app.recordPath = flags.record;
+  app.recordFps = flags.recordFps;
+  app.recordHideUi = flags.hideUi;
+  app.exportObjDir = flags.exportObj;
   app.width = flags.width;
   app.height = flags.height;
   app.msaaSamples = flags.msaa;

@@ -5,6 +5,8 @@
 
 #include <imgui.h>
 
+#include "app/numbers_panel.h"
+
 namespace tetlab {
 
 namespace {
@@ -14,50 +16,22 @@ const ImVec4 kWarnColor(1.0f, 0.8f, 0.35f, 1.0f);
 const ImVec4 kChosenColor(0.45f, 0.9f, 0.5f, 1.0f);
 const ImVec4 kDimColor(0.65f, 0.67f, 0.72f, 1.0f);
 
-void drawPerformance(const FrameTimer& timer) {
-  if (timer.frameCount() == 0) {
-    ImGui::TextColored(kDimColor, "measuring frame time...");
-    return;
-  }
-  ImGui::Text("%.1f FPS   %.2f ms/frame", timer.fps(), timer.frameSeconds() * 1000.0);
-  // Plot only recorded frames; until the ring wraps, leave out the first one,
-  // which includes start-up work and would flatten the rest of the curve.
-  const auto& history = timer.historyMs();
-  const bool wrapped = timer.frameCount() > FrameTimer::kHistory;
-  const size_t skip = !wrapped && timer.frameCount() > 1 ? 1 : 0;
-  const float* values = history.data() + skip;
-  const size_t count = wrapped ? FrameTimer::kHistory : timer.frameCount() - skip;
-  const size_t offset = wrapped ? timer.historyOffset() : 0;
-  float maxMs = 1.0f;
-  for (size_t i = 0; i < count; ++i) maxMs = std::max(maxMs, values[i]);
-  ImGui::PlotLines("##frametimes", values, static_cast<int>(count), static_cast<int>(offset), "frame time [ms]", 0.0f,
-                   maxMs * 1.25f, ImVec2(kPanelWidth - 2.0f * ImGui::GetStyle().WindowPadding.x, 42.0f));
+bool section(const char* title, bool openAtStart) {
+  ImGui::SetNextItemOpen(openAtStart, ImGuiCond_Once);
+  return ImGui::CollapsingHeader(title);
 }
 
-void drawMesh(const MeshInfo& mesh) {
-  if (mesh.name.empty()) {
-    ImGui::TextColored(kDimColor, "no mesh loaded");
-    return;
-  }
-  ImGui::Text("%s", mesh.name.c_str());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", mesh.path.c_str());
-  ImGui::Text("%zu vertices, %zu triangles", mesh.vertices, mesh.triangles);
-  ImGui::Text("size %.2f x %.2f x %.2f m", mesh.size.x, mesh.size.y, mesh.size.z);
-  if (mesh.scaleToOriginal != 1.0f)
-    ImGui::TextColored(kDimColor, "scaled to fit 1 m (file units x %.3g)", 1.0f / mesh.scaleToOriginal);
-  if (!mesh.warnings.empty() && ImGui::TreeNode("repairs", "%zu loader repair(s)", mesh.warnings.size())) {
-    for (const std::string& w : mesh.warnings) ImGui::BulletText("%s", w.c_str());
-    ImGui::TreePop();
-  }
-}
-
-bool drawView(RenderSettings& settings) {
+bool drawLook(RenderSettings& settings) {
   ImGui::Checkbox("grid", &settings.showGrid);
+  itemTooltip("The ground grid at the ground plane's height.");
   ImGui::SameLine();
   ImGui::Checkbox("shadow", &settings.showShadow);
+  itemTooltip("A soft contact shadow under the bodies.");
   ImGui::SameLine();
   const bool fit = ImGui::Button("fit view (F)");
+  itemTooltip("Point the camera at the whole scene.");
   ImGui::ColorEdit3("material", &settings.albedo.x, ImGuiColorEditFlags_NoInputs);
+  itemTooltip("Surface colour when no field is shown (sRGB).");
   return fit;
 }
 
@@ -65,7 +39,7 @@ void drawOpenCl(const OpenClStatus& opencl) {
   if (!opencl.error.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(kWarnColor, "%s", opencl.error.c_str());
-    ImGui::TextColored(kDimColor, "Rendering works; the OpenCL solvers are unavailable.");
+    ImGui::TextColored(kDimColor, "Rendering and the CPU reference work; the OpenCL backend is unavailable.");
     ImGui::PopTextWrapPos();
   }
   for (size_t p = 0; p < opencl.platforms.size(); ++p) {
@@ -89,15 +63,21 @@ void drawOpenCl(const OpenClStatus& opencl) {
     }
     ImGui::TreePop();
   }
-  if (opencl.platforms.size() > 0) ImGui::TextColored(kDimColor, "choose with --cl-platform I --cl-device J");
+  if (!opencl.platforms.empty()) ImGui::TextColored(kDimColor, "choose with --cl-platform I --cl-device J");
+  ImGui::TextColored(kDimColor, "positions reach GL by a copy each frame (no GL sharing in use)");
 }
 
-void drawErrors(const std::vector<std::string>& errors) {
-  if (errors.empty()) return;
-  ImGui::Separator();
+bool drawMessages(const std::vector<UiMessage>& messages) {
+  if (messages.empty()) return false;
   ImGui::PushTextWrapPos(0.0f);
-  for (const std::string& e : errors) ImGui::TextColored(kErrorColor, "%s", e.c_str());
+  // Newest last; show the last few, the rest went to stderr as well.
+  const size_t first = messages.size() > 6 ? messages.size() - 6 : 0;
+  for (size_t i = first; i < messages.size(); ++i)
+    ImGui::TextColored(messages[i].error ? kErrorColor : kWarnColor, "%s", messages[i].text.c_str());
   ImGui::PopTextWrapPos();
+  const bool clear = ImGui::SmallButton("dismiss messages");
+  ImGui::Separator();
+  return clear;
 }
 
 }  // namespace
@@ -109,39 +89,64 @@ float panelLensShift(float displayWidth) {
   return panelRight / displayWidth;
 }
 
-UiActions drawUiPanel(const UiPanelInput& input, RenderSettings& settings) {
+float viewCenterX(float displayWidth) { return 0.5f * (panelLensShift(displayWidth) + 1.0f) * displayWidth; }
+
+UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSettings& view,
+                      ScenePanelState& sceneState, RecordUiState& recordState) {
   UiActions actions;
   ImGui::SetNextWindowPos(ImVec2(kPanelPosition.x, kPanelPosition.y), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(kPanelWidth, 0.0f), ImVec2(kPanelWidth, FLT_MAX));
-  ImGui::Begin("tetlab " TETLAB_VERSION, nullptr, ImGuiWindowFlags_AlwaysAutoResize);
-  ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader("Performance")) drawPerformance(input.timer);
-  ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader("Mesh")) drawMesh(input.mesh);
-  ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader("View")) actions.fitView = drawView(settings);
-  ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader("OpenCL")) drawOpenCl(input.opencl);
-  if (ImGui::CollapsingHeader("OpenGL")) {
+  const float height = std::max(200.0f, in.displaySize.y - 2.0f * kPanelPosition.y - 36.0f);
+  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, height), ImGuiCond_Always);
+  ImGui::Begin("tetlab " TETLAB_VERSION, nullptr, ImGuiWindowFlags_NoResize);
+  ImGui::PushItemWidth(-130.0f);
+  actions.clearMessages = drawMessages(in.messages);
+
+  if (section("Scene", true)) actions.scene = drawScenePanel(sceneState, in.scene);
+  if (in.session) {
+    SimSession& s = *in.session;
+    if (section("Simulation", true)) {
+      actions.solver = drawRunControls(s, in.solver);
+      ImGui::Separator();
+      const SolverPanelActions more = drawSolverControls(s, in.solver);
+      if (more.backend) actions.solver.backend = more.backend;
+    }
+    if (section("Solver parameters", true)) drawSolverParameters(s);
+    if (section("Constraints", false)) drawConstraintToggles(s);
+    if (section("Materials", false)) drawMaterials(s);
+    if (section("Colliders", false)) drawColliders(s);
+    if (section("Mouse drag", false)) drawMouseSpring(s);
+    if (section("Numbers and plots", true)) drawNumbersPanel(s, in.timer);
+  }
+  if (section("View", false)) {
+    drawViewControls(view);
+    actions.fitView = drawLook(settings);
+  }
+  if (section("Record and export", false))
+    actions.record = drawRecordControls(recordState, in.recording, in.recordedFrames, in.exporting,
+                                        in.exportedFrames, in.ffmpegAvailable);
+  if (section("OpenCL", false)) drawOpenCl(in.opencl);
+  if (section("OpenGL", false)) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(kDimColor, "%s", input.glVersion.c_str());
+    ImGui::TextColored(kDimColor, "%s", in.glVersion.c_str());
     ImGui::PopTextWrapPos();
   }
-  drawErrors(input.errors);
+  ImGui::PopItemWidth();
   ImGui::End();
   return actions;
 }
 
 void drawViewportHint(glm::vec2 displaySize) {
-  // NDC centre s maps to pixel (s + 1) / 2 * width.
-  const float centerX = 0.5f * (panelLensShift(displaySize.x) + 1.0f) * displaySize.x;
-  ImGui::SetNextWindowPos(ImVec2(centerX, displaySize.y - 12.0f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowPos(ImVec2(viewCenterX(displaySize.x), displaySize.y - 8.0f), ImGuiCond_Always,
+                          ImVec2(0.5f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.45f);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
                                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   ImGui::Begin("##hint", nullptr, flags);
-  ImGui::TextColored(kDimColor, "left-drag: orbit    right/middle-drag: pan    wheel: zoom    F: fit view");
+  ImGui::TextColored(kDimColor,
+                     "drag body: pull   shift-click: pin/unpin   drag elsewhere: orbit   right-drag: pan   wheel: zoom");
+  ImGui::TextColored(kDimColor,
+                     "space: pause   S: step   R: reset   1-4: PBD/XPBD/VBD/AVBD   V/C: view/colour   F: fit   F12: shot");
   ImGui::End();
 }
 

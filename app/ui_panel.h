@@ -1,7 +1,10 @@
 #pragma once
-// The ImGui side panel and the hint line over the 3D view. Drawing functions
-// take plain read-only inputs plus the settings they may edit, and return what
-// the user asked for (UiActions), so the panel never reaches into the app.
+// The ImGui side panel and the hint line over the 3D view. The panel is a
+// column of collapsing sections (scene, simulation, solver parameters,
+// constraints, materials, colliders, drag spring, numbers and plots, view,
+// record, devices, messages); each section lives in its own file and either
+// edits the plain settings it is given or returns what the user asked for
+// (UiActions), so the panel never reaches into the app.
 #include <string>
 #include <vector>
 
@@ -11,6 +14,11 @@
 #include "app/frame_timer.h"
 #include "app/opencl_status.h"
 #include "app/renderer.h"
+#include "app/scene_panel.h"
+#include "app/sim_session.h"
+#include "app/solver_panel.h"
+#include "app/view_modes.h"
+#include "app/view_panel.h"
 
 namespace tetlab {
 
@@ -24,32 +32,43 @@ inline constexpr float kPanelWidth = 340.0f;
 // window is too narrow for that to help.
 float panelLensShift(float displayWidth);
 
-struct MeshInfo {
-  std::string name;  // file name
-  std::string path;  // as resolved
-  size_t vertices = 0;
-  size_t triangles = 0;
-  glm::vec3 size{0.0f};               // bounding box in working units [m]
-  float scaleToOriginal = 1.0f;       // file units per working unit
-  std::vector<std::string> warnings;  // loader repairs
+// Pixel x of the centre of the area the panel leaves free.
+float viewCenterX(float displayWidth);
+
+struct UiMessage {
+  bool error = false;  // red; otherwise a notice (amber)
+  std::string text;
 };
 
 struct UiPanelInput {
   const FrameTimer& timer;
-  const MeshInfo& mesh;
   const OpenClStatus& opencl;
-  const std::vector<std::string>& errors;
+  const std::vector<UiMessage>& messages;
   std::string glVersion;
+  SimSession* session = nullptr;  // null while no scene is loaded
+  ScenePanelInput scene;
+  SolverPanelInput solver;
+  bool recording = false;
+  int recordedFrames = 0;
+  bool exporting = false;
+  int exportedFrames = 0;
+  bool ffmpegAvailable = false;
+  glm::vec2 displaySize{0.0f};
 };
 
 struct UiActions {
   bool fitView = false;
+  bool clearMessages = false;
+  SolverPanelActions solver;
+  ScenePanelActions scene;
+  RecordUiActions record;
 };
 
-UiActions drawUiPanel(const UiPanelInput& input, RenderSettings& settings);
+UiActions drawUiPanel(const UiPanelInput& input, RenderSettings& settings, ViewSettings& view,
+                      ScenePanelState& sceneState, RecordUiState& recordState);
 
-// One line at the bottom of the 3D view saying how to move the camera,
-// centred on the area the panel leaves free.
+// One line at the bottom of the 3D view saying how to drag, pin, step and move
+// the camera, centred on the area the panel leaves free.
 void drawViewportHint(glm::vec2 displaySize);
 
 }  // namespace tetlab

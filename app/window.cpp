@@ -105,6 +105,15 @@ void Window::installCallbacks() {
     e.cursor = self->cursor_;
     self->events_.push_back(e);
   });
+  glfwSetDropCallback(window_, [](GLFWwindow* window, int count, const char** paths) {
+    Window* self = owner(window);
+    InputEvent e;
+    e.type = InputEvent::Type::kDrop;
+    e.cursor = self->cursor_;
+    for (int i = 0; i < count; ++i)
+      if (paths[i] != nullptr) e.paths.emplace_back(paths[i]);
+    self->events_.push_back(std::move(e));
+  });
   glfwSetKeyCallback(window_, [](GLFWwindow* window, int key, int, int action, int mods) {
     if (action != GLFW_PRESS) return;
     Window* self = owner(window);

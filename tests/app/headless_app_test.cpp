@@ -48,7 +48,9 @@ TEST(HeadlessApp, ScreenshotShowsTheMeshAndThePanel) {
   const fs::path dir = fs::temp_directory_path() / ("tetlab_app_headless_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   const int width = 1024, height = 600, frames = 3;
-  const auto r = test::runTetlab("--headless --frames " + std::to_string(frames) + " --width " + std::to_string(width) +
+  // A paused OBJ scene has no scripted camera: the view is fitted to the mesh, which stays put.
+  const auto r = test::runTetlab("--mesh bunny_10k.obj --paused --headless --frames " + std::to_string(frames) +
+                                 " --width " + std::to_string(width) +
                                  " --height " + std::to_string(height) + " --screenshot '" +
                                  (dir / "shot.png").string() + "' --frames-dir '" + (dir / "frames").string() + "'");
   ASSERT_EQ(r.exitCode, 0) << r.output;

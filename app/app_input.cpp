@@ -1,0 +1,141 @@
+// Input: the one event stream (GLFW callbacks or Window::pushEvent) drives the
+// camera, the mouse drag, pins, keys and dropped files. The scene only sees a
+// mouse event when ImGui does not want it, and a key when ImGui is not typing.
+#include <algorithm>
+#include <numeric>
+
+#include "app/app.h"
+#include "app/picking.h"
+
+namespace tetlab {
+
+namespace {
+
+// The GPU solvers take at most this many attachment vertices (kernel arguments).
+constexpr size_t kMaxDragVertices = 8;
+
+// Keeps the largest weights, renormalised to sum 1.
+void limitAttachment(AttachmentWeights& a, size_t maxVertices) {
+  if (a.vertices.size() <= maxVertices) return;
+  std::vector<size_t> order(a.vertices.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::sort(order.begin(), order.end(), [&](size_t i, size_t j) { return a.weights[i] > a.weights[j]; });
+  AttachmentWeights kept;
+  float sum = 0.0f;
+  for (size_t k = 0; k < maxVertices; ++k) {
+    kept.vertices.push_back(a.vertices[order[k]]);
+    kept.weights.push_back(a.weights[order[k]]);
+    sum += a.weights[order[k]];
+  }
+  for (float& w : kept.weights) w /= sum;
+  a = std::move(kept);
+}
+
+}  // namespace
+
+std::optional<ScenePick> App::pickAt(glm::vec2 cursor) const {
+  if (!simView_ || !session_) return std::nullopt;
+  return simView_->pick(cameraRay(camera_, cursor, displaySize()), session_->state().x);
+}
+
+bool App::handleLeftPress(const InputEvent& event) {
+  std::optional<ScenePick> pick = pickAt(event.cursor);
+  if (!pick) return false;
+  if (event.shift) {
+    session_->togglePin(pick->nearestVertex);
+    return true;
+  }
+  AttachmentWeights a = pick->attachment;
+  limitAttachment(a, kMaxDragVertices);
+  if (a.vertices.empty()) return false;
+  session_->beginDrag(a.vertices, a.weights, pick->hit.point);
+  dragPlanePoint_ = pick->hit.point;
+  dragging_ = true;
+  return true;
+}
+
+void App::handleKey(const InputEvent& event) {
+  switch (event.key) {
+    case GLFW_KEY_F:
+      fitView();
+      return;
+    case GLFW_KEY_F12:
+      screenshotRequested_ = true;
+      return;
+    case GLFW_KEY_V:
+      view_.mode = cycleViewMode(view_.mode);
+      return;
+    case GLFW_KEY_C:
+      view_.field = cycleColorField(view_.field);
+      return;
+    default:
+      break;
+  }
+  if (!session_) return;
+  switch (event.key) {
+    case GLFW_KEY_SPACE:
+      session_->setPaused(!session_->paused());
+      break;
+    case GLFW_KEY_S:
+      session_->setPaused(true);
+      session_->requestSingleStep();
+      break;
+    case GLFW_KEY_R:
+      session_->reset();
+      break;
+    case GLFW_KEY_1:
+    case GLFW_KEY_2:
+    case GLFW_KEY_3:
+    case GLFW_KEY_4:
+      session_->setSolver(SolverKind(event.key - GLFW_KEY_1));
+      break;
+    case GLFW_KEY_ESCAPE:
+      if (dragging_) {
+        session_->endDrag();
+        dragging_ = false;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+void App::handleEvent(const InputEvent& event) {
+  const float viewportHeight = displaySize().y;
+  switch (event.type) {
+    case InputEvent::Type::kKeyPress:
+      if (!imgui_->wantsKeyboard()) handleKey(event);
+      return;
+    case InputEvent::Type::kDrop:
+      if (event.paths.empty()) return;
+      if (event.paths.size() > 1) reportNotice("several files dropped: loading only " + event.paths.front());
+      if (std::filesystem::path(event.paths.front()).extension() == ".json")
+        openSceneFile(event.paths.front());
+      else
+        openObj(event.paths.front());
+      return;
+    case InputEvent::Type::kButtonPress:
+      if (event.button == MouseButton::kLeft && !imgui_->wantsMouse() && !cameraController_.dragging() &&
+          handleLeftPress(event))
+        return;
+      break;
+    case InputEvent::Type::kCursorMove:
+      if (dragging_) {
+        if (session_) session_->moveDrag(dragPlaneTarget(camera_, event.cursor, displaySize(), dragPlanePoint_));
+        return;
+      }
+      break;
+    case InputEvent::Type::kButtonRelease:
+      if (dragging_ && event.button == MouseButton::kLeft) {
+        if (session_) session_->endDrag();
+        dragging_ = false;
+        return;
+      }
+      break;
+    case InputEvent::Type::kScroll:
+      break;
+  }
+  cameraController_.handle(event, imgui_->wantsMouse(), viewportHeight, camera_);
+}
+
+}  // namespace tetlab

@@ -1,0 +1,223 @@
+// Scenes in the app: the synchronous first load happens in App::create; later
+// loads (presets, files, OBJs, drops, re-tetrahedralization) run on a
+// SceneBuildJob while the current scene keeps simulating, and are installed
+// when finished. Saving writes the session's current set-up with the camera.
+#include <cmath>
+
+#include "app/app.h"
+#include "app/asset_paths.h"
+#include "core/scene/scene_json.h"
+
+namespace tetlab {
+
+namespace {
+
+constexpr float kDegrees = 180.0f / 3.14159265358979323846f;
+
+}  // namespace
+
+SceneBuildOptions App::buildOptionsFor(const std::filesystem::path& sceneDir) const {
+  SceneBuildOptions o;
+  if (!sceneDir.empty()) o.searchDirs.push_back(sceneDir);
+  for (const std::filesystem::path& d : options_.assetDirs) o.searchDirs.push_back(d);
+  return o;
+}
+
+void App::applyCamera(const CameraSpec& spec) {
+  if (!spec.set) return;
+  camera_.target = spec.target;
+  camera_.distance = spec.distance;
+  camera_.yaw = spec.yawDegrees / kDegrees;
+  camera_.pitch = std::clamp(spec.pitchDegrees / kDegrees, -OrbitCamera::kMaxPitch, OrbitCamera::kMaxPitch);
+  camera_.minDistance = 0.01f * spec.distance;
+  camera_.maxDistance = 100.0f * spec.distance;
+}
+
+CameraSpec App::currentCamera() const {
+  CameraSpec c;
+  c.set = true;
+  c.target = camera_.target;
+  c.distance = camera_.distance;
+  c.yawDegrees = camera_.yaw * kDegrees;
+  c.pitchDegrees = camera_.pitch * kDegrees;
+  return c;
+}
+
+Status App::installScene(SceneDesc desc, BuiltScene built, const std::filesystem::path& file) {
+  std::vector<RenderSurface> surfaces = renderSurfacesFrom(built.surfaces);
+  const CameraSpec camera = desc.camera;
+  Result<std::unique_ptr<SimSession>> session = SimSession::create(std::move(desc), std::move(built));
+  if (!session) return session.error();
+  Result<SimView> view = SimView::create((*session)->model(), std::move(surfaces));
+  if (!view) return view.error();
+  const Backend previous = session_ ? session_->backend() : Backend::Cpu;
+  if (dragging_) dragging_ = false;
+  simView_ = std::move(*view);
+  session_ = std::move(*session);
+  sceneFile_ = file;
+  if (!file.empty()) std::snprintf(scenePanel_.scenePath, sizeof(scenePanel_.scenePath), "%s", file.c_str());
+  glfwSetWindowTitle(window_->handle(), ("tetlab " TETLAB_VERSION " - " + session_->desc().name).c_str());
+  for (const std::string& w : session_->built().warnings) reportNotice(w);
+  for (const std::string& n : session_->takeNotices()) reportNotice(n);
+  // The view needs one update for its bounds (the automatic camera fit) before the first frame.
+  simView_->update(session_->model(), session_->state(), session_->settings().colliders, view_);
+  if (camera.set)
+    applyCamera(camera);
+  else
+    fitView();
+  if (previous == Backend::OpenCl)
+    if (Status s = switchBackend(Backend::OpenCl); !s) reportError(s.error().message);
+  return Ok{};
+}
+
+void App::startLoad(SceneDesc desc, std::string what, std::filesystem::path file) {
+  if (!job_) job_ = std::make_unique<SceneBuildJob>();
+  loadingWhat_ = std::move(what);
+  loadingFile_ = std::move(file);
+  job_->start(std::move(desc), buildOptionsFor(loadingFile_.parent_path()));
+}
+
+void App::pollLoad() {
+  if (!job_ || !job_->finished()) return;
+  SceneDesc desc = job_->desc();
+  std::optional<Result<BuiltScene>> result = job_->take();
+  if (!result) return;
+  if (!*result) {
+    reportError("loading " + loadingWhat_ + " failed: " + result->error().message);
+    return;
+  }
+  if (Status s = installScene(std::move(desc), std::move(**result), loadingFile_); !s)
+    reportError("cannot show " + loadingWhat_ + ": " + s.error().message);
+}
+
+void App::openSceneFile(const std::filesystem::path& path) {
+  Result<SceneDesc> desc = loadSceneFile(path);
+  if (!desc) {
+    reportError(desc.error().message);
+    return;
+  }
+  startLoad(std::move(*desc), path.filename().string(), path);
+}
+
+void App::openObj(const std::string& path) {
+  Result<std::filesystem::path> resolved = resolveMeshPath(path, options_.assetDirs);
+  if (!resolved) {
+    reportError(resolved.error().message);
+    return;
+  }
+  SceneDesc desc = makeMeshDropScene(std::filesystem::absolute(*resolved).string(), scenePanel_.tets.targetTets);
+  desc.bodies.front().tets = scenePanel_.tets;
+  if (session_) desc.settings = session_->settings();  // keep the solver set-up the user is comparing
+  desc.settings.colliders = Colliders{};
+  startLoad(std::move(desc), resolved->filename().string(), {});
+}
+
+void App::saveScene(const std::string& path) {
+  if (!session_) return;
+  namespace fs = std::filesystem;
+  SceneDesc desc = session_->describe();
+  desc.camera = currentCamera();
+  // Relative mesh paths are written relative to the new file's folder.
+  const fs::path targetDir = fs::absolute(fs::path(path)).parent_path();
+  const SceneBuildOptions from = buildOptionsFor(sceneFile_.parent_path());
+  for (BodySpec& b : desc.bodies) {
+    if (b.source != BodySource::Mesh) continue;
+    Result<fs::path> found = resolveSceneMeshPath(b.meshPath, from.searchDirs);
+    if (!found) continue;  // keep it as written; loading will say what is missing
+    std::error_code ec;
+    const fs::path relative = fs::relative(fs::absolute(*found), targetDir, ec);
+    b.meshPath = ec || relative.empty() ? fs::absolute(*found).string() : relative.string();
+  }
+  if (Status s = saveSceneFile(path, desc); !s) {
+    reportError(s.error().message);
+    return;
+  }
+  sceneFile_ = fs::path(path);
+  reportNotice("saved the scene to " + path);
+}
+
+Status App::switchBackend(Backend backend) {
+  if (!session_) return Ok{};
+  if (backend == Backend::OpenCl && !clContext_) {
+    if (!options_.opencl.chosen)
+      return Error{"no OpenCL device: " + (options_.opencl.error.empty() ? std::string("none found")
+                                                                         : options_.opencl.error)};
+    ClContextOptions o;
+    o.choice = *options_.opencl.chosen;
+    Result<ClContext> ctx = createClContext(o);
+    if (!ctx) return Error{"cannot create the OpenCL context: " + ctx.error().message};
+    clContext_ = std::move(*ctx);
+  }
+  Status s = session_->setBackend(backend, clContext_ ? &*clContext_ : nullptr);
+  for (const std::string& n : session_->takeNotices()) reportNotice(n);
+  return s;
+}
+
+void App::applyUiActions(const UiActions& a) {
+  if (a.clearMessages) messages_.clear();
+  if (a.fitView || a.solver.fitView) fitView();
+  if (a.scene.cancelLoad && job_) job_->cancel();
+  if (a.scene.openScene) openSceneFile(*a.scene.openScene);
+  if (a.scene.openObj) openObj(*a.scene.openObj);
+  if (a.scene.saveScene) saveScene(*a.scene.saveScene);
+  if (a.scene.retetrahedralize && session_) {
+    SceneDesc desc = session_->describe();
+    for (BodySpec& b : desc.bodies)
+      if (b.source == BodySource::Mesh) b.tets = scenePanel_.tets;
+    // Vertex ids change with the tets: explicit pin lists no longer apply.
+    desc.pinnedVertices.clear();
+    desc.unpinnedVertices.clear();
+    desc.camera = currentCamera();
+    startLoad(std::move(desc), "re-tetrahedralized " + session_->desc().name, sceneFile_);
+  }
+  if (session_) {
+    if (a.solver.backend)
+      if (Status s = switchBackend(*a.solver.backend); !s) reportError(s.error().message);
+    if (a.solver.reset) session_->reset();
+    if (a.solver.restore) session_->restoreLastGood();
+  }
+  if (a.record.start) startRecording(recordingOptionsFrom(recordUi_));
+  if (a.record.stop) stopRecording();
+  if (a.record.screenshot) screenshotRequested_ = true;
+  if (a.record.exportStart) objExport_.emplace(recordUi_.exportDir);
+  if (a.record.exportStop && objExport_) {
+    reportNotice("wrote " + std::to_string(objExport_->framesWritten()) + " OBJ frame(s) to " +
+                 objExport_->directory().string());
+    objExport_.reset();
+  }
+}
+
+void App::startRecording(const RecordingOptions& options) {
+  Result<std::unique_ptr<Recorder>> r = Recorder::start(options);
+  if (!r) {
+    reportError(r.error().message);
+    return;
+  }
+  recorder_ = std::move(*r);
+}
+
+void App::stopRecording() {
+  if (!recorder_) return;
+  const std::string summary = recorder_->summary();
+  if (Status s = recorder_->stop(); !s)
+    reportError(s.error().message);
+  else
+    reportNotice(summary);
+  recorder_.reset();
+}
+
+void App::exportObjFrame() {
+  if (!simView_ || !session_) return;
+  std::vector<ExportSurface> surfaces;
+  for (size_t i = 0; i < simView_->surfaceCount(); ++i)
+    surfaces.push_back(ExportSurface{simView_->surface(i).name, simView_->surfacePositions(i),
+                                     simView_->surfaceNormals(i), simView_->surface(i).triangles});
+  char comment[64];
+  std::snprintf(comment, sizeof(comment), "t = %.6f s", session_->time());
+  if (Status s = objExport_->write(surfaces, comment); !s) {
+    reportError(s.error().message);
+    objExport_.reset();
+  }
+}
+
+}  // namespace tetlab

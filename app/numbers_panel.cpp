@@ -1,0 +1,105 @@
+#include "app/numbers_panel.h"
+
+#include <algorithm>
+
+#include <imgui.h>
+
+#include "app/plots.h"
+#include "app/solver_panel.h"
+#include "core/scene/enum_names.h"
+
+namespace tetlab {
+
+namespace {
+
+const ImVec4 kDimColor(0.65f, 0.67f, 0.72f, 1.0f);
+
+// "name  ms  bar" rows, the bar proportional to the stage's share of the total.
+void stageRow(const char* name, double ms, double totalMs) {
+  ImGui::Text("%-14s %7.3f ms", name, ms);
+  ImGui::SameLine();
+  const float share = totalMs > 0.0 ? float(ms / totalMs) : 0.0f;
+  ImGui::ProgressBar(std::clamp(share, 0.0f, 1.0f), ImVec2(-1.0f, ImGui::GetTextLineHeight()), "");
+}
+
+void drawStages(const SimSession& session) {
+  if (session.backend() == Backend::Cpu) {
+    const StepDiagnostics& d = session.diagnostics();
+    const StageTimes& s = d.stages;
+    ImGui::Text("step %.3f ms (CPU reference, 1 thread)", d.stepMs);
+    itemTooltip("Wall time of the last frame's step, summed over its substeps [ms].");
+    stageRow("predict", s.predictMs, d.stepMs);
+    stageRow("solve", s.solveMs, d.stepMs);
+    stageRow("velocity", s.velocityMs, d.stepMs);
+    stageRow("energy", s.energyMs, d.stepMs);
+    return;
+  }
+  const StepStats& g = session.gpuStats();
+  ImGui::Text("step %.3f ms wall, %.3f ms device", session.lastStepWallMs(), g.totalMs);
+  itemTooltip("Wall: enqueue + wait + position read-back; device: summed kernel times from profiling events [ms].");
+  if (!g.valid) {
+    ImGui::TextColored(kDimColor, "no profiling information from this device");
+    return;
+  }
+  // Per-colour stages are many: show the largest ones, the rest summed.
+  std::vector<const StageTime*> stages;
+  for (const StageTime& s : g.stages)
+    if (s.launches > 0) stages.push_back(&s);
+  std::sort(stages.begin(), stages.end(), [](const StageTime* a, const StageTime* b) { return a->ms > b->ms; });
+  double rest = 0.0;
+  size_t shown = 0;
+  for (const StageTime* s : stages) {
+    if (shown < 8) {
+      stageRow(s->name.c_str(), s->ms, g.totalMs);
+      ++shown;
+    } else {
+      rest += s->ms;
+    }
+  }
+  if (stages.size() > shown) {
+    char label[32];
+    std::snprintf(label, sizeof(label), "%zu others", stages.size() - shown);
+    stageRow(label, rest, g.totalMs);
+  }
+}
+
+}  // namespace
+
+void drawNumbersPanel(const SimSession& session, const FrameTimer& timer) {
+  if (timer.frameCount() > 0)
+    ImGui::Text("%.1f FPS   %.2f ms/frame", timer.fps(), timer.frameSeconds() * 1000.0);
+  else
+    ImGui::TextColored(kDimColor, "measuring frame time...");
+  const SimModel& m = session.model();
+  ImGui::Text("%u vertices, %u tets, %u edges", m.vertexCount(), m.tetCount(), m.edgeCount());
+  ImGui::Text("colours: %u tet, %u edge, %u vertex", m.tetColors.count(), m.edgeColors.count(), m.vertexColors.count());
+  itemTooltip("Graph colours: each colour is one parallel sweep (one kernel launch on OpenCL).");
+  drawStages(session);
+
+  const SessionSeries& s = session.series();
+  PlotStyle energy;
+  energy.unit = "J";
+  plotSeries("total energy", s.totalEnergy, energy);
+  itemTooltip("Kinetic + gravitational + elastic energy per frame [J] (OpenCL: every 10 frames).");
+  plotSeries("kinetic energy", s.kinetic, energy);
+  plotSeries("elastic energy", s.elastic, energy);
+  PlotStyle violation;
+  violation.unit = "m";
+  plotSeries("max constraint violation", s.maxViolation, violation);
+  itemTooltip("Largest |C| over hard constraints (pins, contacts, attachments) at the end of the step [m].");
+  PlotStyle residual;
+  residual.logScale = true;
+  const StepDiagnostics& d = session.diagnostics();
+  if (session.backend() == Backend::Cpu) {
+    plotValues("residual per iteration (last substep)", d.residualHistory, residual);
+    itemTooltip("Convergence curve of the last substep: the solver's residual after each iteration (docs/solvers.md).");
+    plotSeries("final residual per frame", s.residual, residual);
+  } else {
+    ImGui::TextColored(kDimColor, "residual curves: CPU reference only (nothing is read back inside a GPU step)");
+  }
+  PlotStyle ms;
+  ms.unit = "ms";
+  plotSeries("step time", s.stepMs, ms);
+}
+
+}  // namespace tetlab

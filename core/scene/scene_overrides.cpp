@@ -1,0 +1,52 @@
+#include "core/scene/scene_overrides.h"
+
+#include <filesystem>
+
+namespace tetlab {
+
+Status validateOverrides(const SceneOverrides& o) {
+  if (o.dt && !(*o.dt > 0.0f && *o.dt <= 1.0f)) return Error{"--dt must be in (0, 1] seconds per frame"};
+  if (o.substeps && (*o.substeps < 1 || *o.substeps > 10000)) return Error{"--substeps must be 1..10000"};
+  if (o.iterations && (*o.iterations < 1 || *o.iterations > 10000)) return Error{"--iterations must be 1..10000"};
+  if (o.youngs && !(*o.youngs > 0.0f)) return Error{"--youngs must be positive (Pa)"};
+  if (o.poisson && !(*o.poisson >= 0.0f && *o.poisson < 0.5f)) return Error{"--poisson must be in [0, 0.5)"};
+  if (o.density && !(*o.density > 0.0f)) return Error{"--density must be positive (kg/m^3)"};
+  return Ok{};
+}
+
+void applyOverrides(const SceneOverrides& o, SceneDesc& scene) {
+  if (o.solver) scene.settings.solver = *o.solver;
+  if (o.dt) scene.settings.step.dt = *o.dt;
+  if (o.substeps) scene.settings.step.substeps = *o.substeps;
+  if (o.iterations) scene.settings.step.iterations = *o.iterations;
+  if (o.seed) scene.seed = *o.seed;
+  for (BodySpec& b : scene.bodies) {
+    if (o.youngs) b.material.youngsModulus = *o.youngs;
+    if (o.poisson) b.material.poissonRatio = *o.poisson;
+    if (o.density) {
+      const float factor = *o.density / b.material.density;
+      for (DensityRegion& d : b.densityRegions) d.density *= factor;
+      b.material.density = *o.density;
+    }
+  }
+}
+
+SceneDesc makeMeshDropScene(const std::string& meshPath, int targetTets) {
+  SceneDesc scene;
+  scene.name = std::filesystem::path(meshPath).stem().string();
+  scene.description = "Your mesh in soft rubber dropped from 40 cm onto the ground.";
+  BodySpec body;
+  body.name = scene.name;
+  body.source = BodySource::Mesh;
+  body.meshPath = meshPath;
+  body.fitSize = 0.3f;
+  body.tets.targetTets = targetTets;
+  body.transform.lift = true;
+  body.transform.liftTo = 0.4f;
+  body.material = Material{1.0e5f, 0.3f, 1000.0f, 0.0f};
+  scene.bodies.push_back(body);
+  scene.settings.solver = SolverKind::Vbd;
+  return scene;
+}
+
+}  // namespace tetlab
