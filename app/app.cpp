@@ -280,9 +280,9 @@ int App::finish() {
     recorder_.reset();
   }
   if (session_ && options_.headless)
-    std::printf("tetlab: %s, %s on %s, %llu frames, t = %.3f s%s\n", session_->desc().name.c_str(),
-                solverDisplayName(session_->solver()), backendName(session_->backend()),
-                static_cast<unsigned long long>(session_->frame()), session_->time(),
+    std::printf("tetlab: %s, %s on %s, %llu frames, t = %.3f s, mean step %.2f ms%s\n",
+                session_->desc().name.c_str(), solverDisplayName(session_->solver()), backendName(session_->backend()),
+                static_cast<unsigned long long>(session_->frame()), session_->time(), session_->meanStepWallMs(),
                 session_->blownUp() ? ", BLEW UP" : "");
   if (failed_) return 1;
   // Headless runs are scripts: a blow-up is a failure they must see (as `tetlab run` exits 2).

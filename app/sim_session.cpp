@@ -106,6 +106,7 @@ void SimSession::stepFrame() {
   else
     stepCpu(s);
   lastStepMs_ = msSince(start);
+  totalStepMs_ += lastStepMs_;
   ++frame_;
   afterStep();
 }
@@ -219,6 +220,7 @@ void SimSession::reset() {
   blowUp_.clear();
   diag_ = {};
   frame_ = 0;
+  totalStepMs_ = 0.0;
   for (Series* s : {&series_.totalEnergy, &series_.kinetic, &series_.elastic, &series_.maxViolation,
                     &series_.residual, &series_.stepMs})
     s->clear();

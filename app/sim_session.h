@@ -122,6 +122,8 @@ class SimSession {
   uint64_t frame() const { return frame_; }
   double time() const { return state_.time; }
   double lastStepWallMs() const { return lastStepMs_; }
+  // Mean wall time of a frame's step since the scene was loaded or reset [ms].
+  double meanStepWallMs() const { return frame_ > 0 ? totalStepMs_ / double(frame_) : 0.0; }
   double energyScale() const { return energyScale_; }
   // The scene as it is now (settings, materials, pins) for saving; camera left as in the desc.
   SceneDesc describe() const;
@@ -162,6 +164,7 @@ class SimSession {
   SessionSeries series_;
   std::string lastWarning_;
   double lastStepMs_ = 0.0;
+  double totalStepMs_ = 0.0;
   uint64_t frame_ = 0;
   bool paused_ = false, singleStep_ = false;
 

@@ -119,17 +119,17 @@ SolverPanelActions drawRunControls(SimSession& session, const SolverPanelInput& 
 SolverPanelActions drawSolverControls(SimSession& session, const SolverPanelInput& input) {
   SolverPanelActions actions;
   SolverSettings& s = session.settings();
-  ImGui::TextUnformatted("solver");
+  ImGui::TextUnformatted("solver ");
   for (const EnumName<SolverKind>& e : solverKindNames()) {
     ImGui::SameLine();
-    char label[32];
-    std::snprintf(label, sizeof(label), "%s (%d)", solverDisplayName(e.value), int(e.value) + 1);
-    if (ImGui::RadioButton(label, s.solver == e.value) && s.solver != e.value) session.setSolver(e.value);
+    if (ImGui::RadioButton(solverDisplayName(e.value), s.solver == e.value) && s.solver != e.value)
+      session.setSolver(e.value);
     static const char* kTips[] = {
-        "Position Based Dynamics: projects constraints with a stiffness fraction mapped from the material.",
-        "Extended PBD: compliant constraints with multipliers; the material's stiffness needs many substeps.",
-        "Vertex Block Descent: a 3x3 Newton step per vertex over vertex colours on the elastic energy.",
-        "Augmented VBD: VBD plus augmented-Lagrangian hard constraints (contacts, optional pins/edges/mouse)."};
+        "Position Based Dynamics (key 1): projects constraints with a stiffness fraction mapped from the material.",
+        "Extended PBD (key 2): compliant constraints with multipliers; the material's stiffness needs many substeps.",
+        "Vertex Block Descent (key 3): a 3x3 Newton step per vertex over vertex colours on the elastic energy.",
+        "Augmented VBD (key 4): VBD plus augmented-Lagrangian hard constraints (contacts; pins, edges, mouse "
+        "optional)."};
     itemTooltip(kTips[int(e.value)]);
   }
   ImGui::TextUnformatted("backend");
