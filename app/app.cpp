@@ -191,6 +191,13 @@ void App::step() {
     steps = simStepsPerVideoFrame(dt, recorder_->options().fps);
   }
   session_->advance(steps);
+  if (session_->backend() == Backend::OpenCl && framesRendered_ % 30 == 0) {
+    // Live kernel editing (--kernels DIR): a failed build is shown once; the old kernels keep running.
+    const std::string log = session_->pollKernels();
+    if (!log.empty() && log != lastKernelLog_)
+      reportError("OpenCL kernel rebuild failed; the previous kernels keep running:\n" + log);
+    lastKernelLog_ = log;
+  }
   for (const std::string& n : session_->takeNotices()) {
     const bool error = n.find("blew up") != std::string::npos || n.find("explosion") != std::string::npos ||
                        n.find("failed") != std::string::npos;

@@ -114,7 +114,7 @@ class App {
   std::filesystem::path loadingFile_;
   std::vector<PresetEntry> presets_;
   std::optional<ClContext> clContext_;
-  std::string clError_;
+  std::string lastKernelLog_;  // the last failed kernel build reported (reported once)
 
   OrbitCamera camera_;
   CameraController cameraController_;

@@ -24,6 +24,7 @@ struct AppOptions {
   int targetTets = 2000;            // --mesh: approximate tet count
   SceneOverrides overrides;         // --solver, --dt, ... replace the file's values
   std::optional<Backend> backend;   // --backend; default: the CPU reference
+  std::filesystem::path kernelDir;  // --kernels: OpenCL kernels from this folder, rebuilt when edited
   bool startPaused = false;
   std::vector<std::filesystem::path> assetDirs;  // for presets and relative mesh paths
 

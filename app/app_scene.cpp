@@ -48,6 +48,7 @@ Status App::installScene(SceneDesc desc, BuiltScene built, const std::filesystem
   const CameraSpec camera = desc.camera;
   Result<std::unique_ptr<SimSession>> session = SimSession::create(std::move(desc), std::move(built));
   if (!session) return session.error();
+  (*session)->setKernelSource(KernelSourceOptions{options_.kernelDir});
   Result<SimView> view = SimView::create((*session)->model(), std::move(surfaces));
   if (!view) return view.error();
   const Backend previous = session_ ? session_->backend() : Backend::Cpu;

@@ -108,6 +108,7 @@ struct RawFlags {
   int targetTets = 2000;
   std::string solver;
   std::string backend;
+  std::string kernels;
   float dt = 0.0f;
   int substeps = 0;
   int iterations = 0;
@@ -154,6 +155,11 @@ OverrideOptions addAppFlags(CLI::App& cli, RawFlags& f) {
       ->capture_default_str();
   cli.add_option("--solver", f.solver, "Override the scene's solver: pbd, xpbd, vbd or avbd")->option_text("NAME");
   cli.add_option("--backend", f.backend, "cpu (reference, default) or opencl")->option_text("NAME");
+  cli.add_option("--kernels", f.kernels,
+                 "Load the OpenCL kernels from this shader folder (the one holding cl/) and rebuild them when a "
+                 "file changes; a failed build shows its log and the previous kernels keep running")
+      ->check(CLI::ExistingDirectory)
+      ->option_text("DIR");
   o.dt = cli.add_option("--dt", f.dt, "Override the frame time step [s]")->option_text("S");
   o.substeps = cli.add_option("--substeps", f.substeps, "Override the substeps per frame")->option_text("K");
   o.iterations = cli.add_option("--iterations", f.iterations, "Override the iterations per substep")->option_text("I");
@@ -307,6 +313,7 @@ CliOutcome parseCommandLine(int argc, char** argv) {
       return outcome;
     }
   }
+  app.kernelDir = flags.kernels;
   if (overrideFlags.dt->count()) o.dt = flags.dt;
   if (overrideFlags.substeps->count()) o.substeps = flags.substeps;
   if (overrideFlags.iterations->count()) o.iterations = flags.iterations;

@@ -260,7 +260,8 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
                  gpuUnavailable_[size_t(settings_.solver)] + "): staying on the CPU reference"};
   if (!gpu_ || clContext_ != context) {
     gpu_.reset();
-    Result<std::unique_ptr<OpenClSimulator>> sim = OpenClSimulator::create(model(), state_, settings_.solver, *context);
+    Result<std::unique_ptr<OpenClSimulator>> sim =
+        OpenClSimulator::create(model(), state_, settings_.solver, *context, kernelSource_);
     if (!sim) {
       gpuUnavailable_[size_t(settings_.solver)] = sim.error().message;
       return Error{"cannot run " + std::string(solverDisplayName(settings_.solver)) + " on OpenCL: " +
@@ -279,6 +280,8 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
   backend_ = Backend::OpenCl;
   return Ok{};
 }
+
+std::string SimSession::pollKernels() { return gpu_ && backend_ == Backend::OpenCl ? gpu_->pollKernels() : ""; }
 
 Status SimSession::pullFromDevice() {
   if (!gpu_) return Ok{};

@@ -31,6 +31,7 @@
 #include "core/sim/diagnostics.h"
 #include "core/sim/solver.h"
 #include "gpu/cl_context.h"
+#include "gpu/kernel_source.h"
 #include "gpu/profiler.h"
 
 namespace tetlab {
@@ -81,6 +82,12 @@ class SimSession {
   // OpenCL needs a context (the app owns it and outlives the session). On a
   // failure the session stays on (or returns to) the CPU and the error says why.
   Status setBackend(Backend backend, const ClContext* context);
+  // Kernels from a folder (rebuilt live when a file changes) instead of the embedded copy;
+  // takes effect at the next switch to OpenCL.
+  void setKernelSource(KernelSourceOptions source) { kernelSource_ = std::move(source); }
+  // OpenCL: rebuilds edited kernels; the compiler log of a failed rebuild ("" when fine or
+  // unchanged). The previous kernels keep running.
+  std::string pollKernels();
   // Why a solver cannot run on OpenCL here ("" when it can or was not tried).
   const std::string& openClUnavailable(SolverKind kind) const { return gpuUnavailable_[size_t(kind)]; }
 
@@ -153,6 +160,7 @@ class SimSession {
   std::unique_ptr<Solver> cpuSolver_;
   std::unique_ptr<OpenClSimulator> gpu_;
   const ClContext* clContext_ = nullptr;
+  KernelSourceOptions kernelSource_;
   Backend backend_ = Backend::Cpu;
   std::array<std::string, 4> gpuUnavailable_;
   MouseSpec mouse_;

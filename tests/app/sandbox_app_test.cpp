@@ -295,6 +295,39 @@ TEST(SandboxInput, DroppedMissingFileIsAMessageNotACrash) {
   fs::remove_all(dir);
 }
 
+TEST(SandboxOpenCl, KernelSyntaxErrorShowsTheLogAndTheRunGoesOn) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
+  const OpenClStatus cl = queryOpenClStatus(DeviceChoice{});
+  if (!cl.chosen) GTEST_SKIP() << "no OpenCL device: " << cl.error;
+  const fs::path dir = tempDir("kernels");
+  fs::copy(fs::path(TETLAB_SOURCE_DIR) / "shaders", dir / "shaders", fs::copy_options::recursive);
+  AppOptions options = headlessOptions(dampedBeam(dir));
+  options.opencl = cl;
+  options.backend = Backend::OpenCl;
+  options.kernelDir = dir / "shaders";
+  Result<std::unique_ptr<App>> created = App::create(options);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  App& app = **created;
+  SimSession& session = *app.session();
+  ASSERT_EQ(session.backend(), Backend::OpenCl);
+  for (int f = 0; f < 5; ++f) runFrame(app, false);
+  // Break the VBD kernel file the running solver was built from (newer mtime, so it is seen as edited).
+  const fs::path vbd = dir / "shaders" / "cl" / "vbd.cl";
+  std::ofstream(vbd, std::ios::app) << "\n__kernel void broken( { this is not OpenCL C }\n";
+  fs::last_write_time(vbd, fs::last_write_time(vbd) + std::chrono::seconds(2));
+  const std::vector<glm::vec4> before = session.state().x;
+  for (int f = 0; f < 61; ++f) runFrame(app, false);
+  bool reported = false;
+  for (const UiMessage& m : app.messages())
+    reported = reported || (m.error && m.text.find("kernel rebuild failed") != std::string::npos);
+  EXPECT_TRUE(reported) << "the compiler log must reach the window";
+  EXPECT_FALSE(session.blownUp()) << session.blowUpMessage();
+  EXPECT_EQ(session.backend(), Backend::OpenCl);
+  EXPECT_NE(session.state().x, before) << "the previous kernels keep stepping";
+  EXPECT_EQ(app.finish(), 0);
+  fs::remove_all(dir);
+}
+
 // ---- the real executable ----
 
 std::string shellOutput(const std::string& command) {
