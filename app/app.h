@@ -59,6 +59,10 @@ class App {
   // Writes the screenshot of the last frame if asked, finishes recordings; returns the exit code.
   int finish();
 
+  // Saves the running scene as it is now (settings, materials, pins, camera); relative
+  // mesh paths are rewritten relative to the new file's folder. Also the UI's "save".
+  Status saveScene(const std::string& path);
+
   // Writes the last rendered frame (3D view and UI) as a PNG.
   Status writeScreenshot(const std::filesystem::path& path) const;
 
@@ -90,7 +94,6 @@ class App {
   void openSceneFile(const std::filesystem::path& path);
   void openObj(const std::string& path);
   void pollLoad();
-  void saveScene(const std::string& path);
   void applyCamera(const CameraSpec& spec);
   CameraSpec currentCamera() const;
   Status switchBackend(Backend backend);

@@ -113,8 +113,8 @@ void App::openObj(const std::string& path) {
   startLoad(std::move(desc), resolved->filename().string(), {});
 }
 
-void App::saveScene(const std::string& path) {
-  if (!session_) return;
+Status App::saveScene(const std::string& path) {
+  if (!session_) return Error{"no scene is loaded to save"};
   namespace fs = std::filesystem;
   SceneDesc desc = session_->describe();
   desc.camera = currentCamera();
@@ -129,12 +129,10 @@ void App::saveScene(const std::string& path) {
     const fs::path relative = fs::relative(fs::absolute(*found), targetDir, ec);
     b.meshPath = ec || relative.empty() ? fs::absolute(*found).string() : relative.string();
   }
-  if (Status s = saveSceneFile(path, desc); !s) {
-    reportError(s.error().message);
-    return;
-  }
+  if (Status s = saveSceneFile(path, desc); !s) return s;
   sceneFile_ = fs::path(path);
   reportNotice("saved the scene to " + path);
+  return Ok{};
 }
 
 Status App::switchBackend(Backend backend) {
@@ -160,7 +158,8 @@ void App::applyUiActions(const UiActions& a) {
   if (a.scene.cancelLoad && job_) job_->cancel();
   if (a.scene.openScene) openSceneFile(*a.scene.openScene);
   if (a.scene.openObj) openObj(*a.scene.openObj);
-  if (a.scene.saveScene) saveScene(*a.scene.saveScene);
+  if (a.scene.saveScene)
+    if (Status s = saveScene(*a.scene.saveScene); !s) reportError(s.error().message);
   if (a.scene.retetrahedralize && session_) {
     SceneDesc desc = session_->describe();
     for (BodySpec& b : desc.bodies)

@@ -295,6 +295,43 @@ TEST(SandboxInput, DroppedMissingFileIsAMessageNotACrash) {
   fs::remove_all(dir);
 }
 
+TEST(SandboxScene, SavedSceneReloadsWithItsEditsAndMeshPath) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
+  const fs::path dir = tempDir("save");
+  // The preset as shipped (mesh path relative to assets/), saved into another folder.
+  Result<std::unique_ptr<App>> created = App::create(headlessOptions(kAssets / "scenes" / "bunny_drop.json"));
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  App& app = **created;
+  SimSession& session = *app.session();
+  session.setSolver(SolverKind::Avbd);
+  session.settings().step.iterations = 7;
+  Material m = session.material(0);
+  m.youngsModulus = 2.5e5f;
+  session.setMaterial(0, m);
+  session.togglePin(3);
+  app.camera().distance = 2.0f;
+  runFrame(app);
+  const fs::path file = dir / "sub" / "mine.json";
+  ASSERT_TRUE(app.saveScene(file.string()).ok());
+  Result<SceneDesc> saved = loadSceneFile(file);
+  ASSERT_TRUE(saved.ok()) << saved.error().message;
+  EXPECT_EQ(saved->settings.solver, SolverKind::Avbd);
+  EXPECT_EQ(saved->settings.step.iterations, 7);
+  EXPECT_EQ(saved->bodies.at(0).material.youngsModulus, 2.5e5f);
+  EXPECT_EQ(saved->pinnedVertices, std::vector<uint32_t>{3});
+  EXPECT_TRUE(saved->camera.set);
+  EXPECT_FLOAT_EQ(saved->camera.distance, 2.0f);
+  EXPECT_TRUE(fs::path(saved->bodies[0].meshPath).is_relative()) << saved->bodies[0].meshPath;
+  // It builds from its new folder: the mesh path was rewritten relative to it.
+  SceneBuildOptions options;
+  options.searchDirs = {file.parent_path()};
+  Result<BuiltScene> rebuilt = buildScene(*saved, options);
+  ASSERT_TRUE(rebuilt.ok()) << rebuilt.error().message;
+  EXPECT_EQ(rebuilt->scene.model.vertexCount(), session.model().vertexCount());
+  EXPECT_EQ(app.finish(), 0);
+  fs::remove_all(dir);
+}
+
 TEST(SandboxOpenCl, KernelSyntaxErrorShowsTheLogAndTheRunGoesOn) {
   if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
   const OpenClStatus cl = queryOpenClStatus(DeviceChoice{});
