@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <unistd.h>
 
 #include "app/sim_session.h"
 #include "core/scene/enum_names.h"
@@ -135,6 +136,45 @@ TEST(SandboxSession, BackendSwitchCopiesPositionsAndVelocitiesAcross) {
   for (int f = 0; f < 10; ++f) session->advance();
   ASSERT_FALSE(session->blownUp()) << session->blowUpMessage();
   EXPECT_NE(session->state().x, x);
+}
+
+TEST(SandboxSession, SolverWithoutOpenClKernelsFallsBackToTheCpuKeepingTheState) {
+  Result<ClContext> ctx = createClContext();
+  if (!ctx) GTEST_SKIP() << ctx.error().message;
+  // A kernel folder without VBD's kernels stands for a device/build where VBD is unavailable.
+  const fs::path dir = fs::temp_directory_path() / ("tetlab_session_kernels_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy(fs::path(TETLAB_SOURCE_DIR) / "shaders", dir, fs::copy_options::recursive);
+  fs::remove(dir / "cl" / "vbd.cl");
+  std::unique_ptr<SimSession> session = makeSession(smallPreset("hang.json"));
+  ASSERT_TRUE(session);
+  session->setSolver(SolverKind::Xpbd);
+  session->setKernelSource(KernelSourceOptions{dir});
+  Status s = session->setBackend(Backend::OpenCl, &*ctx);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  for (int f = 0; f < 10; ++f) session->advance();
+  ASSERT_FALSE(session->blownUp()) << session->blowUpMessage();
+  (void)session->takeNotices();
+  // Make the host copy current (a diagnostics frame reads everything back), then switch.
+  ASSERT_TRUE(session->setBackend(Backend::Cpu, &*ctx).ok());
+  const std::vector<glm::vec4> x = session->state().x, v = session->state().v;
+  ASSERT_TRUE(session->setBackend(Backend::OpenCl, &*ctx).ok());
+  session->setSolver(SolverKind::Vbd);
+  EXPECT_EQ(session->solver(), SolverKind::Vbd);
+  EXPECT_EQ(session->backend(), Backend::Cpu) << "VBD must fall back to the CPU reference";
+  EXPECT_FALSE(session->openClUnavailable(SolverKind::Vbd).empty());
+  EXPECT_EQ(session->state().x, x);
+  EXPECT_EQ(session->state().v, v);
+  const std::vector<std::string> notices = session->takeNotices();
+  ASSERT_FALSE(notices.empty());
+  EXPECT_NE(notices.back().find("VBD is not available on OpenCL"), std::string::npos) << notices.back();
+  // Asking for OpenCL again with VBD says why, and stays on the CPU.
+  Status again = session->setBackend(Backend::OpenCl, &*ctx);
+  EXPECT_FALSE(again.ok());
+  EXPECT_EQ(session->backend(), Backend::Cpu);
+  for (int f = 0; f < 5; ++f) session->advance();
+  EXPECT_FALSE(session->blownUp());
+  fs::remove_all(dir);
 }
 
 TEST(SandboxSession, PinsHoldAndUnpinsRelease) {
