@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 #include <unistd.h>
 
 #include <stb_image.h>
@@ -60,6 +61,19 @@ AppOptions headlessOptions(const fs::path& scene) {
 
 // One pass of main()'s loop. render = false skips drawing (software GL is the slow part
 // of these tests); input, UI and simulation still run exactly as in the app.
+// Xvfb (without -noreset) resets when its last client disconnects; a test that creates
+// an App right after the previous one closed its display can hit that reset. Retry then.
+Result<std::unique_ptr<App>> createApp(const AppOptions& options) {
+  Result<std::unique_ptr<App>> app = App::create(options);
+  for (int attempt = 0; attempt < 10 && !app.ok() &&
+                        app.error().message.find("cannot open the display") != std::string::npos;
+       ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    app = App::create(options);
+  }
+  return app;
+}
+
 void runFrame(App& app, bool render = true) {
   app.pollEvents();
   app.newFrame();
@@ -110,7 +124,7 @@ class SandboxApp : public testing::TestWithParam<std::string> {};
 TEST_P(SandboxApp, PresetRunsOnEverySolverWithScreenshots) {
   if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
   const fs::path dir = tempDir("preset_" + GetParam().substr(0, GetParam().find('.')));
-  Result<std::unique_ptr<App>> created = App::create(headlessOptions(smallPresetFile(GetParam(), dir)));
+  Result<std::unique_ptr<App>> created = createApp(headlessOptions(smallPresetFile(GetParam(), dir)));
   ASSERT_TRUE(created.ok()) << created.error().message;
   App& app = **created;
   SimSession* session = app.session();
@@ -180,7 +194,7 @@ glm::vec2 beamTipOnScreen(App& app) {
 TEST(SandboxInput, MouseDragPullsTheGrabbedPointTowardsTheCursor) {
   if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
   const fs::path dir = tempDir("drag");
-  Result<std::unique_ptr<App>> created = App::create(headlessOptions(dampedBeam(dir)));
+  Result<std::unique_ptr<App>> created = createApp(headlessOptions(dampedBeam(dir)));
   ASSERT_TRUE(created.ok()) << created.error().message;
   App& app = **created;
   runFrame(app);
@@ -225,7 +239,7 @@ TEST(SandboxInput, MouseDragPullsTheGrabbedPointTowardsTheCursor) {
 TEST(SandboxInput, ShiftClickPinsAndUnpinsTheNearestVertex) {
   if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
   const fs::path dir = tempDir("pin");
-  Result<std::unique_ptr<App>> created = App::create(headlessOptions(dampedBeam(dir)));
+  Result<std::unique_ptr<App>> created = createApp(headlessOptions(dampedBeam(dir)));
   ASSERT_TRUE(created.ok()) << created.error().message;
   App& app = **created;
   app.session()->setPaused(true);  // keep the beam where it was clicked
@@ -253,7 +267,7 @@ TEST(SandboxInput, ShiftClickPinsAndUnpinsTheNearestVertex) {
 TEST(SandboxInput, DroppedObjLoadsWhileTheSceneKeepsRunning) {
   if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
   const fs::path dir = tempDir("drop");
-  Result<std::unique_ptr<App>> created = App::create(headlessOptions(dampedBeam(dir)));
+  Result<std::unique_ptr<App>> created = createApp(headlessOptions(dampedBeam(dir)));
   ASSERT_TRUE(created.ok()) << created.error().message;
   App& app = **created;
   InputEvent drop;
@@ -279,7 +293,7 @@ TEST(SandboxInput, DroppedObjLoadsWhileTheSceneKeepsRunning) {
 TEST(SandboxInput, DroppedMissingFileIsAMessageNotACrash) {
   if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
   const fs::path dir = tempDir("dropbad");
-  Result<std::unique_ptr<App>> created = App::create(headlessOptions(dampedBeam(dir)));
+  Result<std::unique_ptr<App>> created = createApp(headlessOptions(dampedBeam(dir)));
   ASSERT_TRUE(created.ok()) << created.error().message;
   App& app = **created;
   InputEvent drop;
@@ -299,7 +313,7 @@ TEST(SandboxScene, SavedSceneReloadsWithItsEditsAndMeshPath) {
   if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
   const fs::path dir = tempDir("save");
   // The preset as shipped (mesh path relative to assets/), saved into another folder.
-  Result<std::unique_ptr<App>> created = App::create(headlessOptions(kAssets / "scenes" / "bunny_drop.json"));
+  Result<std::unique_ptr<App>> created = createApp(headlessOptions(kAssets / "scenes" / "bunny_drop.json"));
   ASSERT_TRUE(created.ok()) << created.error().message;
   App& app = **created;
   SimSession& session = *app.session();
@@ -342,7 +356,7 @@ TEST(SandboxOpenCl, KernelSyntaxErrorShowsTheLogAndTheRunGoesOn) {
   options.opencl = cl;
   options.backend = Backend::OpenCl;
   options.kernelDir = dir / "shaders";
-  Result<std::unique_ptr<App>> created = App::create(options);
+  Result<std::unique_ptr<App>> created = createApp(options);
   ASSERT_TRUE(created.ok()) << created.error().message;
   App& app = **created;
   SimSession& session = *app.session();
