@@ -131,6 +131,7 @@ class App {
 
   // Mouse drag: the plane through the grabbed point, facing the camera at grab time.
   bool dragging_ = false;
+  int32_t draggedCollider_ = -1;  // ctrl-drag: forEachCollider's id of the collider being moved
   glm::vec3 dragPlanePoint_{0.0f};
 
   std::optional<PngSequenceWriter> sequence_;

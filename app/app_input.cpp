@@ -6,6 +6,7 @@
 
 #include "app/app.h"
 #include "app/picking.h"
+#include "core/cpu/vbd_colliders.h"
 
 namespace tetlab {
 
@@ -31,6 +32,57 @@ void limitAttachment(AttachmentWeights& a, size_t maxVertices) {
   a = std::move(kept);
 }
 
+// Sphere tracing (Hart 1996) against the analytic colliders' signed distances,
+// the ground excluded: the first collider the ray touches and where.
+struct ColliderHit {
+  int32_t id = -1;  // forEachCollider's id
+  glm::vec3 point{0.0f};
+};
+
+std::optional<ColliderHit> pickCollider(const Colliders& colliders, const Ray& ray) {
+  constexpr int kSteps = 200;
+  constexpr float kMaxDistance = 1000.0f;  // [m]
+  float t = 0.0f;
+  for (int i = 0; i < kSteps && t < kMaxDistance; ++i) {
+    const glm::vec3 p = ray.origin + t * ray.direction;
+    ColliderHit nearest;
+    float phi = INFINITY;
+    forEachCollider(colliders, p, [&](const ColliderSample& s) {
+      if (s.id != 0 && s.phi < phi) {
+        phi = s.phi;
+        nearest.id = s.id;
+      }
+    });
+    if (nearest.id < 0) return std::nullopt;
+    // Converged relative to how far the ray has gone (a scale-free tolerance).
+    if (phi < 1e-4f * std::max(t, 1e-2f)) {
+      nearest.point = p;
+      return nearest;
+    }
+    t += phi;
+  }
+  return std::nullopt;
+}
+
+// Moves collider `id` (forEachCollider's numbering) by delta.
+void translateCollider(Colliders& c, int32_t id, glm::vec3 delta) {
+  size_t i = size_t(id - 1);
+  if (i < c.spheres.size()) {
+    c.spheres[i].center += delta;
+    return;
+  }
+  i -= c.spheres.size();
+  if (i < c.boxes.size()) {
+    c.boxes[i].center += delta;
+    return;
+  }
+  i -= c.boxes.size();
+  if (i < c.capsules.size()) {
+    c.capsules[i].a += delta;
+    c.capsules[i].b += delta;
+  }
+}
+
 }  // namespace
 
 std::optional<ScenePick> App::pickAt(glm::vec2 cursor) const {
@@ -39,6 +91,15 @@ std::optional<ScenePick> App::pickAt(glm::vec2 cursor) const {
 }
 
 bool App::handleLeftPress(const InputEvent& event) {
+  if (event.ctrl && session_) {
+    // Ctrl-drag moves a collider in the plane through the grabbed point facing the camera.
+    const Ray ray = cameraRay(camera_, event.cursor, displaySize());
+    std::optional<ColliderHit> hit = pickCollider(session_->settings().colliders, ray);
+    if (!hit) return false;
+    draggedCollider_ = hit->id;
+    dragPlanePoint_ = hit->point;
+    return true;
+  }
   std::optional<ScenePick> pick = pickAt(event.cursor);
   if (!pick) return false;
   if (event.shift) {
@@ -120,12 +181,22 @@ void App::handleEvent(const InputEvent& event) {
         return;
       break;
     case InputEvent::Type::kCursorMove:
+      if (draggedCollider_ >= 0 && session_) {
+        const glm::vec3 to = dragPlaneTarget(camera_, event.cursor, displaySize(), dragPlanePoint_);
+        translateCollider(session_->settings().colliders, draggedCollider_, to - dragPlanePoint_);
+        dragPlanePoint_ = to;
+        return;
+      }
       if (dragging_) {
         if (session_) session_->moveDrag(dragPlaneTarget(camera_, event.cursor, displaySize(), dragPlanePoint_));
         return;
       }
       break;
     case InputEvent::Type::kButtonRelease:
+      if (draggedCollider_ >= 0 && event.button == MouseButton::kLeft) {
+        draggedCollider_ = -1;
+        return;
+      }
       if (dragging_ && event.button == MouseButton::kLeft) {
         if (session_) session_->endDrag();
         dragging_ = false;

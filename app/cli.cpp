@@ -234,7 +234,8 @@ CliOutcome parseCommandLine(int argc, char** argv) {
   CLI::App cli{"tetlab: real-time deformable-body sandbox (PBD, XPBD, VBD, AVBD on OpenCL)", "tetlab"};
   cli.set_version_flag("--version", std::string("tetlab ") + TETLAB_VERSION, "Print the version and exit");
   cli.footer(
-      "Mouse: drag the body to pull it, shift-click pins/unpins, drag elsewhere orbits, right/middle-drag pans,\n"
+      "Mouse: drag the body to pull it, shift-click pins/unpins, ctrl-drag moves a collider, drag elsewhere orbits,\n"
+      "right/middle-drag pans, "
       "wheel zooms. Keys: space pause, S step, R reset, 1-4 PBD/XPBD/VBD/AVBD, F fit view, F12 screenshot.\n"
       "Headless example: xvfb-run -a tetlab --scene beam --solver avbd --headless --frames 300 --screenshot out.png");
   RawFlags flags;

@@ -144,9 +144,9 @@ void drawViewportHint(glm::vec2 displaySize) {
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   ImGui::Begin("##hint", nullptr, flags);
   ImGui::TextColored(kDimColor,
-                     "drag body: pull   shift-click: pin/unpin   drag elsewhere: orbit   right-drag: pan   wheel: zoom");
+                     "drag body: pull   shift-click: pin/unpin   ctrl-drag: move collider   drag elsewhere: orbit   right-drag: pan");
   ImGui::TextColored(kDimColor,
-                     "space: pause   S: step   R: reset   1-4: PBD/XPBD/VBD/AVBD   V/C: view/colour   F: fit   F12: shot");
+                     "wheel: zoom   space: pause   S: step   R: reset   1-4: PBD/XPBD/VBD/AVBD   V/C: view/colour   F: fit   F12: shot");
   ImGui::End();
 }
 

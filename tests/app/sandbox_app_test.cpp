@@ -264,6 +264,37 @@ TEST(SandboxInput, ShiftClickPinsAndUnpinsTheNearestVertex) {
   fs::remove_all(dir);
 }
 
+TEST(SandboxInput, CtrlDragMovesACollider) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
+  const fs::path dir = tempDir("collider");
+  Result<std::unique_ptr<App>> created = createApp(headlessOptions(smallPresetFile("pile.json", dir)));
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  App& app = **created;
+  SimSession& session = *app.session();
+  session.setPaused(true);
+  runFrame(app);
+  const glm::vec3 centre = session.settings().colliders.spheres.at(0).center;
+  const float radius = session.settings().colliders.spheres.at(0).radius;
+  // The sphere's front-facing point nearest the camera, on screen.
+  const glm::vec3 front = centre + radius * glm::normalize(app.camera().eye() - centre);
+  const std::optional<glm::vec2> cursor = projectToScreen(app.camera(), front, app.displaySize());
+  ASSERT_TRUE(cursor.has_value());
+  InputEvent press = mouse(InputEvent::Type::kButtonPress, *cursor);
+  press.ctrl = true;
+  app.window().pushEvent(press);
+  app.window().pushEvent(mouse(InputEvent::Type::kCursorMove, *cursor + glm::vec2(40.0f, 0.0f)));
+  app.window().pushEvent(mouse(InputEvent::Type::kButtonRelease, *cursor + glm::vec2(40.0f, 0.0f)));
+  runFrame(app);
+  EXPECT_FALSE(session.dragging()) << "ctrl-drag moves colliders, not bodies";
+  const glm::vec3 moved = session.settings().colliders.spheres.at(0).center - centre;
+  // 40 pixels to the right: along the camera's right vector, in the plane facing the camera.
+  EXPECT_GT(glm::dot(moved, app.camera().right()), 0.03f) << moved.x << " " << moved.y << " " << moved.z;
+  EXPECT_NEAR(glm::dot(moved, app.camera().forward()), 0.0f, 1e-4f);
+  EXPECT_NEAR(glm::dot(moved, app.camera().up()), 0.0f, 1e-3f);
+  EXPECT_EQ(app.finish(), 0);
+  fs::remove_all(dir);
+}
+
 TEST(SandboxInput, DroppedObjLoadsWhileTheSceneKeepsRunning) {
   if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
   const fs::path dir = tempDir("drop");
