@@ -8,6 +8,7 @@
 #include "app/colormap.h"
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
+#include "gpu/opencl_simulator.h"
 
 namespace tetlab {
 
@@ -153,6 +154,13 @@ void App::drawUi() {
     scene.loadingSeconds = p.elapsedSeconds;
   }
   input.solver.openClAvailable = options_.opencl.chosen.has_value();
+  if (renderPositions_) {
+    input.solver.glInterop = renderPositions_->pathName();
+    input.solver.glInteropWhy = renderPositions_->decision().reason;
+  } else if (!gpuRenderProblem_.empty()) {
+    input.solver.glInterop = "surfaces embedded on the CPU";
+    input.solver.glInteropWhy = gpuRenderProblem_;
+  }
   if (options_.opencl.chosen) {
     const DeviceChoice c = *options_.opencl.chosen;
     input.solver.openClDevice = options_.opencl.platforms[size_t(c.platform)].devices[size_t(c.device)].name;
@@ -197,6 +205,8 @@ void App::step() {
     if (!log.empty() && log != lastKernelLog_)
       reportError("OpenCL kernel rebuild failed; the previous kernels keep running:\n" + log);
     lastKernelLog_ = log;
+    if (renderEmbed_ && renderEmbed_->poll() == HotProgram::PollResult::BuildFailed)
+      reportError("OpenCL kernel rebuild of render_embed.cl failed; the previous kernels keep running");
   }
   for (const std::string& n : session_->takeNotices()) {
     const bool error = n.find("blew up") != std::string::npos || n.find("explosion") != std::string::npos ||
@@ -209,10 +219,21 @@ void App::step() {
 }
 
 void App::render() {
+  syncGpuRendering();
+  if (renderPositions_) {
+    // The device embeds the surfaces from x straight into the GL buffer the
+    // renderer reads (shared, or one copy into mapped memory).
+    if (Status s = renderPositions_->update(*renderEmbed_, session_->openCl()->deviceState().x.buffer()); !s) {
+      gpuRenderProblem_ = s.error().message;
+      reportError("drawing from the OpenCL buffer failed, back to embedding on the CPU: " + gpuRenderProblem_);
+      stopGpuRendering();
+    }
+  }
   if (simView_ && session_)
     simView_->update(session_->model(), session_->state(), session_->settings().colliders, view_);
   target_->bindForDrawing();
   if (simView_) renderer_.render(camera_, target_->size(), *simView_, view_, settings_);
+  if (renderPositions_) renderPositions_->fenceAfterDraw();
   const bool recordWithoutUi = recorder_ && recorder_->options().hideUi;
   if (recordWithoutUi) {
     target_->resolve();
@@ -286,6 +307,9 @@ int App::finish() {
     }
     recorder_.reset();
   }
+  if (session_ && options_.headless && session_->backend() == Backend::OpenCl)
+    std::printf("tetlab: surfaces drawn via %s\n",
+                renderPositions_ ? renderPositions_->pathName().c_str() : "the CPU embedding (device path off)");
   if (session_ && options_.headless)
     std::printf("tetlab: %s, %s on %s, %llu frames, t = %.3f s, mean step %.2f ms%s\n",
                 session_->desc().name.c_str(), solverDisplayName(session_->solver()), backendName(session_->backend()),

@@ -22,6 +22,7 @@
 #include "app/app_options.h"
 #include "app/camera.h"
 #include "app/frame_timer.h"
+#include "app/gl_interop.h"
 #include "app/imgui_layer.h"
 #include "app/obj_export.h"
 #include "app/offscreen_target.h"
@@ -97,6 +98,8 @@ class App {
   void applyCamera(const CameraSpec& spec);
   CameraSpec currentCamera() const;
   Status switchBackend(Backend backend);
+  void syncGpuRendering();
+  void stopGpuRendering();
   void applyUiActions(const UiActions& actions);
   void startRecording(const RecordingOptions& options);
   void stopRecording();
@@ -117,6 +120,12 @@ class App {
   std::filesystem::path loadingFile_;
   std::vector<PresetEntry> presets_;
   std::optional<ClContext> clContext_;
+  // OpenCL backend drawing: surfaces embedded on the device into a GL buffer
+  // (shared or copied, see app/gl_interop.h). Declared after clContext_ and
+  // session_: destroyed before them, since both keep CL objects of theirs.
+  std::unique_ptr<RenderEmbedding> renderEmbed_;
+  std::unique_ptr<RenderPositionsBuffer> renderPositions_;
+  std::string gpuRenderProblem_;  // why the device path is off for this scene ("" = not tried / fine)
   std::string lastKernelLog_;  // the last failed kernel build reported (reported once)
 
   OrbitCamera camera_;

@@ -53,6 +53,8 @@ Status App::installScene(SceneDesc desc, BuiltScene built, const std::filesystem
   if (!view) return view.error();
   const Backend previous = session_ ? session_->backend() : Backend::Cpu;
   if (dragging_) dragging_ = false;
+  stopGpuRendering();  // the device embedding belongs to the old scene's surfaces
+  gpuRenderProblem_.clear();
   simView_ = std::move(*view);
   session_ = std::move(*session);
   sceneFile_ = file;
@@ -143,6 +145,9 @@ Status App::switchBackend(Backend backend) {
                                                                          : options_.opencl.error)};
     ClContextOptions o;
     o.choice = *options_.opencl.chosen;
+    // Ask for a GL-sharing context; createClContext falls back to a plain one
+    // (and says why) when the device or driver cannot share.
+    o.glSharingProperties = glxSharingProperties(window_->handle());
     Result<ClContext> ctx = createClContext(o);
     if (!ctx) return Error{"cannot create the OpenCL context: " + ctx.error().message};
     clContext_ = std::move(*ctx);
@@ -208,6 +213,8 @@ void App::stopRecording() {
 
 void App::exportObjFrame() {
   if (!simView_ || !session_) return;
+  // On the device path the view's CPU copies of the surfaces are not kept up to date.
+  if (simView_->usesExternalSurfaceBuffer()) simView_->refreshCpuSurfaces(session_->state().x);
   std::vector<ExportSurface> surfaces;
   for (size_t i = 0; i < simView_->surfaceCount(); ++i)
     surfaces.push_back(ExportSurface{simView_->surface(i).name, simView_->surfacePositions(i),

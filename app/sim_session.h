@@ -89,6 +89,8 @@ class SimSession {
   // unchanged). The previous kernels keep running.
   std::string pollKernels();
   // Why a solver cannot run on OpenCL here ("" when it can or was not tried).
+  // The OpenCL simulator while the OpenCL backend is active, else nullptr.
+  OpenClSimulator* openCl() { return backend_ == Backend::OpenCl ? gpu_.get() : nullptr; }
   const std::string& openClUnavailable(SolverKind kind) const { return gpuUnavailable_[size_t(kind)]; }
 
   // ---- edits ----

@@ -149,6 +149,12 @@ SolverPanelActions drawSolverControls(SimSession& session, const SolverPanelInpu
     ImGui::TextColored(kWarnColor, "%s has no OpenCL run here: %s", solverDisplayName(s.solver), why.c_str());
     ImGui::PopTextWrapPos();
   }
+  if (session.backend() == Backend::OpenCl && !input.glInterop.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("GL interop: %s", input.glInterop.c_str());
+    ImGui::PopTextWrapPos();
+    itemTooltip(input.glInteropWhy.c_str());
+  }
 
   float dtMs = s.step.dt * 1000.0f;
   if (ImGui::SliderFloat("dt", &dtMs, 1.0f, 50.0f, "%.2f ms")) s.step.dt = dtMs / 1000.0f;

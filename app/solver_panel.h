@@ -16,6 +16,8 @@ namespace tetlab {
 struct SolverPanelInput {
   bool openClAvailable = false;  // a device was found at start-up
   std::string openClDevice;      // its name, for the tooltip
+  std::string glInterop;         // how OpenCL results reach GL ("" = CPU embedding), and why
+  std::string glInteropWhy;
   bool recording = false;        // steps are fixed per video frame: say so next to the run controls
 };
 

@@ -72,6 +72,9 @@ class OpenClSimulator {
   std::string pollKernels();
 
   const ClContext& context() const { return ctx_; }
+  // Device buffers, for work enqueued after a step on the same queue (the
+  // render embedding reads x straight from here: no host round trip).
+  const DeviceState& deviceState() const { return device_; }
   double time() const { return stepper_.time(); }
 
  private:

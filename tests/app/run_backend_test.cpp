@@ -9,6 +9,8 @@
 #include <sstream>
 #include <vector>
 
+#include <stb_image.h>
+
 #include "run_process.h"
 
 namespace tetlab {
@@ -45,6 +47,58 @@ TEST(RunCommandBackends, OpenClMatchesCpuOnTheBeam) {
   for (int col : {2, 3, 4, 5}) EXPECT_NEAR(g[col], c[col], 1e-4 * 98.1) << "energy column " << col;
   for (int col : {8, 9, 10, 11}) EXPECT_NEAR(g[col], c[col], 1e-4) << "position column " << col;
   EXPECT_LT(c[10], -0.005) << "the beam's centre of mass did not sag: the comparison is vacuous";
+  std::filesystem::remove_all(dir);
+}
+
+struct Rgba {
+  int width = 0, height = 0;
+  std::vector<unsigned char> pixels;
+};
+
+Rgba loadRgba(const std::filesystem::path& path) {
+  Rgba img;
+  int channels = 0;
+  unsigned char* data = stbi_load(path.c_str(), &img.width, &img.height, &channels, 4);
+  if (data != nullptr) {
+    img.pixels.assign(data, data + size_t(img.width) * size_t(img.height) * 4);
+    stbi_image_free(data);
+  }
+  return img;
+}
+
+// The app on the OpenCL backend draws the surfaces from the device (GL
+// interop: shared buffer, or one copy into a mapped GL buffer) and the 3D view
+// shows the same picture as the CPU backend: the solvers agree to 1e-4 of the
+// body size (parity tests), far below a pixel at this resolution.
+TEST(AppBackends, OpenClDrawsFromTheDeviceAndMatchesTheCpuPicture) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no display (run under xvfb-run)";
+  const auto dir = std::filesystem::temp_directory_path() / "tetlab_app_backend_test";
+  std::filesystem::create_directories(dir);
+  const std::string scene = std::string(TETLAB_SOURCE_DIR) + "/assets/scenes/beam.json";
+  const std::string common = "--scene '" + scene + "' --headless --frames 30 --width 960 --height 540 --screenshot ";
+  auto cpu = test::runTetlab(common + "'" + (dir / "cpu.png").string() + "' --backend cpu");
+  ASSERT_EQ(cpu.exitCode, 0) << cpu.output;
+  auto gpu = test::runTetlab(common + "'" + (dir / "gpu.png").string() + "' --backend opencl");
+  if (gpu.exitCode != 0 && gpu.output.find("no OpenCL") != std::string::npos) GTEST_SKIP() << gpu.output;
+  ASSERT_EQ(gpu.exitCode, 0) << gpu.output;
+  EXPECT_NE(gpu.output.find("surfaces drawn via "), std::string::npos) << gpu.output;
+  EXPECT_EQ(gpu.output.find("CPU embedding"), std::string::npos) << gpu.output;
+
+  const Rgba a = loadRgba(dir / "cpu.png"), b = loadRgba(dir / "gpu.png");
+  ASSERT_EQ(a.width, 960);
+  ASSERT_EQ(b.width, a.width);
+  ASSERT_EQ(b.height, a.height);
+  // The 3D view right of the panel (the panels differ: backend buttons, interop line).
+  size_t compared = 0, differing = 0;
+  for (int y = 0; y < a.height; ++y)
+    for (int x = a.width * 2 / 5; x < a.width; ++x) {
+      const size_t i = (size_t(y) * size_t(a.width) + size_t(x)) * 4;
+      int d = 0;
+      for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int(a.pixels[i + c]) - int(b.pixels[i + c])));
+      ++compared;
+      differing += d > 8 ? 1 : 0;
+    }
+  EXPECT_LT(double(differing) / double(compared), 0.01) << differing << " of " << compared << " pixels differ";
   std::filesystem::remove_all(dir);
 }
 
