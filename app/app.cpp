@@ -198,6 +198,11 @@ void App::step() {
     const double dt = double(session_->settings().step.dt) * double(session_->slowMotion);
     steps = simStepsPerVideoFrame(dt, recorder_->options().fps);
   }
+  // With the device drawing the surfaces, the host copy of x is only needed
+  // for what reads it every frame: fields, wireframe/cut views, a drag, export.
+  session_->hostPositionsEveryFrame = !renderPositions_ || dragging_ || draggedCollider_ >= 0 ||
+                                      view_.mode != ViewMode::kShaded || view_.field != ColorField::kNone ||
+                                      objExport_.has_value();
   session_->advance(steps);
   if (session_->backend() == Backend::OpenCl && framesRendered_ % 30 == 0) {
     // Live kernel editing (--kernels DIR): a failed build is shown once; the old kernels keep running.

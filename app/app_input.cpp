@@ -100,6 +100,7 @@ bool App::handleLeftPress(const InputEvent& event) {
     dragPlanePoint_ = hit->point;
     return true;
   }
+  if (Status s = session_->syncPositions(); !s) reportError("reading positions for picking failed: " + s.error().message);
   std::optional<ScenePick> pick = pickAt(event.cursor);
   if (!pick) return false;
   if (event.shift) {

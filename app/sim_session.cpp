@@ -151,8 +151,8 @@ void SimSession::stepOpenCl(const SolverSettings& s) {
     diag_.residual = 0.0f;
     diag_.stepMs = gpuStats_.totalMs;
     diagFresh_ = true;
-  } else if (Status st = gpu_->downloadPositions(state_.x); !st) {
-    markBlownUp("OpenCL read-back failed: " + st.error().message);
+  } else if (hostPositionsEveryFrame) {
+    if (Status st = gpu_->downloadPositions(state_.x); !st) markBlownUp("OpenCL read-back failed: " + st.error().message);
   }
 }
 
@@ -293,6 +293,11 @@ Status SimSession::pullFromDevice() {
   return s;
 }
 
+Status SimSession::syncPositions() {
+  if (backend_ != Backend::OpenCl || !gpu_) return Ok{};
+  return gpu_->downloadPositions(state_.x);
+}
+
 Status SimSession::pushToDevice() {
   if (!gpu_) return Ok{};
   return gpu_->uploadState(state_);
@@ -316,7 +321,10 @@ void SimSession::setMaterial(uint32_t body, const Material& material) {
   for (uint32_t i = 0; i < m.vertexCount(); ++i)
     if (state_.x[i].w > 0.0f) state_.x[i].w = 1.0f / m.mass[i];
   cpuSolver_->reset(m, state_);
-  if (backend_ == Backend::OpenCl) (void)pushToDevice();
+  if (backend_ == Backend::OpenCl) {
+    (void)pushToDevice();
+    if (Status s = gpu_->uploadMasses(); !s) notice("updating the masses on OpenCL failed: " + s.error().message);
+  }
 }
 
 void SimSession::togglePin(uint32_t vertex) {

@@ -121,8 +121,13 @@ class SimSession {
   // ---- reading ----
   const SimModel& model() const { return built_.scene.model; }
   const BuiltScene& built() const { return built_; }
-  // Host copy: x is current every frame; on OpenCL the rest every kDiagnosticsEvery frames.
+  // Host copy: on the CPU backend always current. On OpenCL: x every frame while
+  // hostPositionsEveryFrame (the drawing needs it), else only every
+  // kDiagnosticsEvery frames with the rest; syncPositions() refreshes x now
+  // (picking). Edits always pull the device state first, so none is lost.
   const State& state() const { return state_; }
+  bool hostPositionsEveryFrame = true;
+  Status syncPositions();
   const StepDiagnostics& diagnostics() const { return diag_; }
   bool diagnosticsFresh() const { return diagFresh_; }  // the last frame refreshed energy/residual
   const StepStats& gpuStats() const { return gpuStats_; }

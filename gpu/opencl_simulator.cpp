@@ -69,6 +69,12 @@ Status OpenClSimulator::uploadState(const State& state) {
   return Ok{};
 }
 
+Status OpenClSimulator::uploadMasses() {
+  if (cl_int e = device_.mass.upload(ctx_.queue, std::span<const float>(model_->mass)); e != CL_SUCCESS)
+    return clError("uploading the lumped masses", e);
+  return Ok{};
+}
+
 Status OpenClSimulator::downloadState(State& out) const { return tetlab::downloadState(ctx_, device_, out); }
 
 Status OpenClSimulator::downloadPositions(std::vector<glm::vec4>& outX) const {

@@ -55,6 +55,8 @@ class OpenClSimulator {
   void setAttachment(const Attachment& mouse);
   // Replaces x, xPrev, v (and so pins through x.w) with the host state's.
   Status uploadState(const State& state);
+  // Re-sends the model's lumped masses (after a density edit changed them).
+  Status uploadMasses();
 
   Status downloadState(State& out) const;
   Status downloadPositions(std::vector<glm::vec4>& outX) const;

@@ -1,0 +1,75 @@
+// On the OpenCL backend the host copy of x is read back every frame only when
+// the drawing needs it; otherwise the device runs ahead and the host copy is
+// refreshed on demand (syncPositions, before a pick) or with the periodic
+// diagnostics. Edits made on a stale host copy must not roll the device back.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "app/sim_session.h"
+#include "core/scene/scene_json.h"
+#include "gpu/cl_context.h"
+
+namespace tetlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::unique_ptr<SimSession> hangOnOpenCl(const ClContext& ctx) {
+  const fs::path assets = fs::path(TETLAB_SOURCE_DIR) / "assets";
+  Result<SceneDesc> desc = loadSceneFile(assets / "scenes" / "hang.json");
+  EXPECT_TRUE(desc.ok()) << desc.error().message;
+  if (!desc) return nullptr;
+  SceneBuildOptions options;
+  options.searchDirs = {assets / "scenes", assets};
+  Result<BuiltScene> built = buildScene(*desc, options);
+  EXPECT_TRUE(built.ok()) << built.error().message;
+  if (!built) return nullptr;
+  auto session = SimSession::create(*desc, std::move(*built));
+  EXPECT_TRUE(session.ok()) << session.error().message;
+  if (!session) return nullptr;
+  (*session)->setSolver(SolverKind::Vbd);
+  Status s = (*session)->setBackend(Backend::OpenCl, &ctx);
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return std::move(*session);
+}
+
+TEST(SandboxReadback, DevicePositionsReachTheHostOnlyWhenAsked) {
+  Result<ClContext> ctx = createClContext();
+  if (!ctx) GTEST_SKIP() << ctx.error().message;
+  std::unique_ptr<SimSession> session = hangOnOpenCl(*ctx);
+  ASSERT_TRUE(session);
+  ASSERT_EQ(session->backend(), Backend::OpenCl);
+
+  session->hostPositionsEveryFrame = false;
+  const std::vector<glm::vec4> before = session->state().x;
+  // Frames 1-3: before the first periodic diagnostics read (every 10th frame).
+  for (int f = 0; f < 3; ++f) session->advance();
+  ASSERT_FALSE(session->blownUp()) << session->blowUpMessage();
+  EXPECT_EQ(session->state().x, before) << "x was read back although no one asked";
+
+  ASSERT_TRUE(session->syncPositions().ok());
+  EXPECT_NE(session->state().x, before) << "the slab did not move on the device in 3 frames";
+  const std::vector<glm::vec4> synced = session->state().x;
+
+  // Two more device frames, then an edit from the (stale) host copy: the edit
+  // pulls the device state first, so the device keeps its two frames.
+  for (int f = 0; f < 2; ++f) session->advance();
+  const uint32_t free = [&] {
+    for (uint32_t i = 0; i < synced.size(); ++i)
+      if (synced[i].w > 0.0f) return i;
+    return 0u;
+  }();
+  session->togglePin(free);
+  EXPECT_NE(session->state().x, synced) << "the pin edit rolled the device back to the stale host copy";
+  EXPECT_EQ(session->state().x[free].w, 0.0f);
+
+  session->hostPositionsEveryFrame = true;
+  session->advance();
+  const std::vector<glm::vec4> afterEdit = session->state().x;
+  session->advance();
+  EXPECT_NE(session->state().x, afterEdit) << "with every-frame read-back on, x follows each frame";
+}
+
+}  // namespace
+}  // namespace tetlab
