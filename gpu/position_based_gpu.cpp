@@ -1,9 +1,9 @@
 #include "gpu/position_based_gpu.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "gpu/cl_error.h"
+#include "gpu/collider_packing.h"
 #include "gpu/launch.h"
 
 namespace tetlab {
@@ -16,29 +16,6 @@ constexpr uint32_t kFamilyTetVolume = 1u, kFamilyNeoHookean = 2u, kFamilyStrain 
 uint32_t tetFamilies(const ProjectionFamilies& f) {
   return (f.tetVolume ? kFamilyTetVolume : 0u) | (f.neoHookean ? kFamilyNeoHookean : 0u) |
          (f.strainBased ? kFamilyStrain : 0u);
-}
-
-// Packs colliders in the layout the contacts kernel reads (pb_projection.clh).
-void packColliders(const Colliders& c, std::vector<glm::vec4>& out, glm::uvec4& outCounts) {
-  out.clear();
-  for (const SphereCollider& s : c.spheres) {
-    out.emplace_back(s.center, s.radius);
-    out.emplace_back(s.friction, 0.0f, 0.0f, 0.0f);
-  }
-  for (const BoxCollider& b : c.boxes) {
-    out.emplace_back(b.center, b.friction);
-    out.emplace_back(b.halfExtents, 0.0f);
-    for (int k = 0; k < 3; ++k) out.emplace_back(b.rotation[k], 0.0f);
-  }
-  for (const CapsuleCollider& s : c.capsules) {
-    out.emplace_back(s.a, s.radius);
-    out.emplace_back(s.b, s.friction);
-  }
-  outCounts = glm::uvec4(uint32_t(c.spheres.size()), uint32_t(c.boxes.size()), uint32_t(c.capsules.size()), 0u);
-}
-
-bool sameBits(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4)) == 0);
 }
 
 }  // namespace
@@ -107,7 +84,7 @@ Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSetti
     scratch_.emplace_back(b.youngs, b.mu, b.bulk, b.nhMu);
     scratch_.emplace_back(b.nhLambda, b.damping, 0.0f, 0.0f);
   }
-  if (!sameBits(scratch_, bodiesHost_)) {
+  if (!bitwiseEqual(scratch_, bodiesHost_)) {
     // A blocking upload waits for queued work: acceptable for a material
     // edit, never the steady state.
     auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "bodies");
@@ -118,7 +95,7 @@ Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSetti
   // Colliders (the UI can move them).
   glm::uvec4 counts;
   packColliders(settings.colliders, scratch_, counts);
-  if (!sameBits(scratch_, collidersHost_) || counts != colliderCounts_) {
+  if (!bitwiseEqual(scratch_, collidersHost_) || counts != colliderCounts_) {
     auto c = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "colliders");
     if (!c) return c.error();
     colliders_ = std::move(*c);

@@ -1,7 +1,8 @@
 #include "gpu/vbd_family_gpu.h"
 
 #include <algorithm>
-#include <cstring>
+
+#include "gpu/collider_packing.h"
 
 namespace tetlab {
 
@@ -14,30 +15,6 @@ bool sameMaterials(const std::vector<Material>& a, const std::vector<Material>& 
         a[i].density != b[i].density || a[i].damping != b[i].damping)
       return false;
   return true;
-}
-
-bool sameBits(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(glm::vec4)) == 0);
-}
-
-// Colliders in the order of forEachCollider (core/cpu/vbd_colliders.h), the
-// layout vbd_collider_sample reads.
-void packColliders(const Colliders& c, std::vector<glm::vec4>& out, glm::uvec4& outCounts) {
-  out.clear();
-  for (const SphereCollider& s : c.spheres) {
-    out.emplace_back(s.center, s.radius);
-    out.emplace_back(s.friction, 0.0f, 0.0f, 0.0f);
-  }
-  for (const BoxCollider& b : c.boxes) {
-    out.emplace_back(b.center, b.friction);
-    out.emplace_back(b.halfExtents, 0.0f);
-    for (int k = 0; k < 3; ++k) out.emplace_back(b.rotation[k], 0.0f);
-  }
-  for (const CapsuleCollider& s : c.capsules) {
-    out.emplace_back(s.a, s.radius);
-    out.emplace_back(s.b, s.friction);
-  }
-  outCounts = glm::uvec4(uint32_t(c.spheres.size()), uint32_t(c.boxes.size()), uint32_t(c.capsules.size()), 0u);
 }
 
 }  // namespace
@@ -95,7 +72,7 @@ Status VbdFamilyInputs::refresh(const ClContext& ctx, const SimModel& model, con
   ground = glm::vec4(c.ground.enabled ? 1.0f : 0.0f, c.ground.height, c.ground.friction, 0.0f);
   glm::uvec4 counts;
   packColliders(c, scratch_, counts);
-  if (!sameBits(scratch_, collidersHost_) || counts != colliderCounts) {
+  if (!bitwiseEqual(scratch_, collidersHost_) || counts != colliderCounts) {
     auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "VBD colliders");
     if (!b) return b.error();
     colliders = std::move(*b);
