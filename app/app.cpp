@@ -137,7 +137,7 @@ void App::newFrame() {
 void App::drawUi() {
   const glm::vec2 display = displaySize();
   UiPanelInput input{timer_, options_.opencl, messages_, glVersion_, session_.get(), {}, {}, false, 0, false, 0,
-                     false, display};
+                     false, display, {}};
   ScenePanelInput& scene = input.scene;
   scene.presets = &presets_;
   if (session_) {
@@ -155,6 +155,7 @@ void App::drawUi() {
   }
   input.solver.openClAvailable = options_.opencl.chosen.has_value();
   if (renderPositions_) {
+    input.glInterop = renderPositions_->pathName();
     input.solver.glInterop = renderPositions_->pathName();
     input.solver.glInteropWhy = renderPositions_->decision().reason;
   } else if (!gpuRenderProblem_.empty()) {

@@ -75,6 +75,10 @@ class App {
   bool loading() const { return job_ && job_->running(); }
   glm::vec2 displaySize() const;
 
+  // Runs the OpenCL backend on another device (the OpenCL panel's device
+  // list): x and v are kept, the simulator and drawing path are rebuilt.
+  Status selectOpenClDevice(DeviceChoice choice);
+
  private:
   App() = default;
   glm::ivec2 targetSize() const;

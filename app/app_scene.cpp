@@ -157,7 +157,27 @@ Status App::switchBackend(Backend backend) {
   return s;
 }
 
+Status App::selectOpenClDevice(DeviceChoice choice) {
+  auto resolved = chooseDevice(options_.opencl.platforms, choice);
+  if (!resolved) return resolved.error();
+  const bool onOpenCl = session_ && session_->backend() == Backend::OpenCl;
+  // Everything holding the old context goes first: the device drawing path,
+  // the session's simulator (x and v come home), then the context itself.
+  stopGpuRendering();
+  gpuRenderProblem_.clear();
+  if (session_) {
+    if (Status s = session_->dropOpenCl(); !s) return s;
+  }
+  clContext_.reset();
+  options_.opencl.chosen = *resolved;
+  reportNotice("OpenCL device: " + describeDevice(options_.opencl.platforms[size_t(resolved->platform)]
+                                                      .devices[size_t(resolved->device)]));
+  return onOpenCl ? switchBackend(Backend::OpenCl) : Ok{};
+}
+
 void App::applyUiActions(const UiActions& a) {
+  if (a.selectDevice)
+    if (Status s = selectOpenClDevice(*a.selectDevice); !s) reportError(s.error().message);
   if (a.clearMessages) messages_.clear();
   if (a.fitView || a.solver.fitView) fitView();
   if (a.scene.cancelLoad && job_) job_->cancel();

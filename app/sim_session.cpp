@@ -281,6 +281,14 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
   return Ok{};
 }
 
+Status SimSession::dropOpenCl() {
+  Status s = setBackend(Backend::Cpu, nullptr);
+  gpu_.reset();
+  clContext_ = nullptr;
+  gpuUnavailable_ = {};
+  return s;
+}
+
 std::string SimSession::pollKernels() { return gpu_ && backend_ == Backend::OpenCl ? gpu_->pollKernels() : ""; }
 
 Status SimSession::pullFromDevice() {

@@ -82,6 +82,9 @@ class SimSession {
   // OpenCL needs a context (the app owns it and outlives the session). On a
   // failure the session stays on (or returns to) the CPU and the error says why.
   Status setBackend(Backend backend, const ClContext* context);
+  // Forgets the OpenCL simulator (another device was chosen): back on the CPU
+  // reference with the device's x and v; the next setBackend builds a new one.
+  Status dropOpenCl();
   // Kernels from a folder (rebuilt live when a file changes) instead of the embedded copy;
   // takes effect at the next switch to OpenCL.
   void setKernelSource(KernelSourceOptions source) { kernelSource_ = std::move(source); }

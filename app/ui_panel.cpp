@@ -35,7 +35,9 @@ bool drawLook(RenderSettings& settings) {
   return fit;
 }
 
-void drawOpenCl(const OpenClStatus& opencl) {
+// Lists every platform/device; clicking a device asks the app to use it.
+std::optional<DeviceChoice> drawOpenCl(const OpenClStatus& opencl, const std::string& glInterop) {
+  std::optional<DeviceChoice> picked;
   if (!opencl.error.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(kWarnColor, "%s", opencl.error.c_str());
@@ -53,18 +55,24 @@ void drawOpenCl(const OpenClStatus& opencl) {
       const ClDeviceInfo& device = platform.devices[d];
       const bool chosen = opencl.chosen && opencl.chosen->platform == static_cast<int>(p) &&
                           opencl.chosen->device == static_cast<int>(d);
-      ImGui::PushTextWrapPos(0.0f);
-      if (chosen)
-        ImGui::TextColored(kChosenColor, "> device %zu: %s  [in use]", d, device.name.c_str());
-      else
-        ImGui::Text("  device %zu: %s", d, device.name.c_str());
-      ImGui::PopTextWrapPos();
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", describeDevice(device).c_str());
+      const std::string label = (chosen ? "> device " : "  device ") + std::to_string(d) + ": " + device.name +
+                                (chosen ? "  [in use]" : "");
+      if (chosen) ImGui::PushStyleColor(ImGuiCol_Text, kChosenColor);
+      if (ImGui::Selectable(label.c_str(), chosen) && !chosen) picked = DeviceChoice{int(p), int(d)};
+      if (chosen) ImGui::PopStyleColor();
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s\nClick to run the OpenCL backend on this device.", describeDevice(device).c_str());
     }
     ImGui::TreePop();
   }
-  if (!opencl.platforms.empty()) ImGui::TextColored(kDimColor, "choose with --cl-platform I --cl-device J");
-  ImGui::TextColored(kDimColor, "positions reach GL by a copy each frame (no GL sharing in use)");
+  if (!opencl.platforms.empty())
+    ImGui::TextColored(kDimColor, "click a device, or start with --cl-platform I --cl-device J");
+  if (!glInterop.empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(kDimColor, "GL interop: %s", glInterop.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  return picked;
 }
 
 bool drawMessages(const std::vector<UiMessage>& messages) {
@@ -124,7 +132,7 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
   if (section("Record and export", false))
     actions.record = drawRecordControls(recordState, in.recording, in.recordedFrames, in.exporting,
                                         in.exportedFrames, in.ffmpegAvailable);
-  if (section("OpenCL", false)) drawOpenCl(in.opencl);
+  if (section("OpenCL", false)) actions.selectDevice = drawOpenCl(in.opencl, in.glInterop);
   if (section("OpenGL", false)) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(kDimColor, "%s", in.glVersion.c_str());

@@ -5,6 +5,7 @@
 // record, devices, messages); each section lives in its own file and either
 // edits the plain settings it is given or returns what the user asked for
 // (UiActions), so the panel never reaches into the app.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,9 +55,11 @@ struct UiPanelInput {
   int exportedFrames = 0;
   bool ffmpegAvailable = false;
   glm::vec2 displaySize{0.0f};
+  std::string glInterop;  // how OpenCL results reach GL right now ("" = no OpenCL drawing)
 };
 
 struct UiActions {
+  std::optional<DeviceChoice> selectDevice;  // the user picked another OpenCL device
   bool fitView = false;
   bool clearMessages = false;
   SolverPanelActions solver;

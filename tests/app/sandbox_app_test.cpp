@@ -410,6 +410,41 @@ TEST(SandboxOpenCl, KernelSyntaxErrorShowsTheLogAndTheRunGoesOn) {
   fs::remove_all(dir);
 }
 
+TEST(SandboxOpenCl, ChoosingADeviceInTheUiKeepsTheStateAndRunsOnIt) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
+  const OpenClStatus cl = queryOpenClStatus(DeviceChoice{});
+  if (!cl.chosen) GTEST_SKIP() << "no OpenCL device: " << cl.error;
+  const fs::path dir = tempDir("device");
+  AppOptions options = headlessOptions(dampedBeam(dir));
+  options.opencl = cl;
+  options.backend = Backend::OpenCl;
+  Result<std::unique_ptr<App>> created = createApp(options);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  App& app = **created;
+  for (int f = 0; f < 5; ++f) runFrame(app);
+  ASSERT_TRUE(app.session()->syncPositions().ok());
+  const std::vector<glm::vec4> before = app.session()->state().x;
+
+  // The same device again rebuilds context, simulator and drawing path (every
+  // machine has at least this one); the state crosses over unchanged.
+  Status s = app.selectOpenClDevice(*cl.chosen);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(app.session()->backend(), Backend::OpenCl);
+  EXPECT_EQ(app.session()->state().x, before);
+  for (int f = 0; f < 5; ++f) runFrame(app);
+  ASSERT_TRUE(app.session()->syncPositions().ok());
+  EXPECT_FALSE(app.session()->blownUp()) << app.session()->blowUpMessage();
+  EXPECT_NE(app.session()->state().x, before) << "the beam keeps moving on the new context";
+
+  // A device that does not exist is refused with the valid range, and nothing changes.
+  Status bad = app.selectOpenClDevice(DeviceChoice{int(cl.platforms.size()) + 3, 0});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("platform"), std::string::npos) << bad.error().message;
+  EXPECT_EQ(app.session()->backend(), Backend::OpenCl);
+  EXPECT_EQ(app.finish(), 0);
+  fs::remove_all(dir);
+}
+
 // ---- the real executable ----
 
 std::string shellOutput(const std::string& command) {
