@@ -410,6 +410,57 @@ TEST(SandboxOpenCl, KernelSyntaxErrorShowsTheLogAndTheRunGoesOn) {
   fs::remove_all(dir);
 }
 
+// The default scene on the OpenCL backend, PBD -> XPBD -> VBD -> AVBD switched
+// live with keys 1-4: every solver runs on the device (none falls back to the
+// CPU), the bunny moves, stays finite and above the ground after the impact,
+// and each solver's screenshot shows it.
+TEST(SandboxOpenCl, DefaultSceneOnEverySolverLive) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
+  const OpenClStatus cl = queryOpenClStatus(DeviceChoice{});
+  if (!cl.chosen) GTEST_SKIP() << "no OpenCL device: " << cl.error;
+  const fs::path dir = tempDir("opencl_default");
+  AppOptions options = headlessOptions(smallPresetFile("bunny_drop.json", dir));
+  options.opencl = cl;
+  options.backend = Backend::OpenCl;
+  Result<std::unique_ptr<App>> created = createApp(options);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  App& app = **created;
+  SimSession* session = app.session();
+  ASSERT_EQ(session->backend(), Backend::OpenCl);
+  const std::vector<glm::vec4> start = session->state().x;
+  const float groundY = session->settings().colliders.ground.height;
+  const int keys[] = {GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3, GLFW_KEY_4};
+  for (int k = 0; k < 4; ++k) {
+    InputEvent key;
+    key.type = InputEvent::Type::kKeyPress;
+    key.key = keys[k];
+    app.window().pushEvent(key);
+    float lowest = INFINITY;
+    for (int f = 0; f < 45; ++f) {
+      runFrame(app, f % 5 == 4);
+      ASSERT_EQ(session->solver(), SolverKind(k));
+      ASSERT_EQ(session->backend(), Backend::OpenCl) << solverDisplayName(SolverKind(k)) << " left the device";
+      ASSERT_FALSE(session->blownUp()) << solverDisplayName(SolverKind(k)) << ": " << session->blowUpMessage();
+      if (f >= 25) {
+        ASSERT_TRUE(session->syncPositions().ok());
+        ASSERT_TRUE(finite(session->state()));
+        lowest = std::min(lowest, minY(session->state()));
+      }
+    }
+    EXPECT_GE(lowest, groundY - 1e-3f) << solverDisplayName(SolverKind(k));
+    const fs::path shot = dir / (std::string(solverName(SolverKind(k))) + "_opencl.png");
+    ASSERT_TRUE(app.writeScreenshot(shot).ok());
+    EXPECT_GT(bodyPixelShare(shot), 0.002) << shot << ": no body pixels in the screenshot";
+  }
+  ASSERT_TRUE(session->syncPositions().ok());
+  float moved = 0.0f;
+  for (size_t i = 0; i < start.size(); ++i)
+    moved = std::max(moved, glm::length(glm::vec3(session->state().x[i]) - glm::vec3(start[i])));
+  EXPECT_GT(moved, 0.05f) << "the bunny falls 40 cm: it must have moved";
+  EXPECT_EQ(app.finish(), 0);
+  fs::remove_all(dir);
+}
+
 TEST(SandboxOpenCl, ChoosingADeviceInTheUiKeepsTheStateAndRunsOnIt) {
   if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
   const OpenClStatus cl = queryOpenClStatus(DeviceChoice{});
