@@ -118,17 +118,13 @@ double bodyPixelShare(const fs::path& png) {
 
 class SandboxApp : public testing::TestWithParam<std::string> {};
 
-// 45 frames per solver, PBD -> XPBD -> VBD -> AVBD switched live (keys 1-4), 180 frames in all
-// (every 5th drawn, the last of each solver saved as a screenshot):
-// the body moves, stays finite and, where there is a ground, above it once impacts are over.
-TEST_P(SandboxApp, PresetRunsOnEverySolverWithScreenshots) {
-  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
-  const fs::path dir = tempDir("preset_" + GetParam().substr(0, GetParam().find('.')));
-  Result<std::unique_ptr<App>> created = createApp(headlessOptions(smallPresetFile(GetParam(), dir)));
-  ASSERT_TRUE(created.ok()) << created.error().message;
-  App& app = **created;
+// PBD -> XPBD -> VBD -> AVBD switched live with keys 1-4, 45 frames each (every
+// 5th drawn), the last frame of each solver saved as DIR/<solver><suffix>.png.
+// Per solver: it stays the active one, on `backend`, finite, not blown up, and
+// (with a ground) above it once impacts are over; the screenshot shows the body.
+// Returns the largest displacement from the start over the run.
+float runEverySolverLive(App& app, const fs::path& dir, const std::string& suffix, Backend backend) {
   SimSession* session = app.session();
-  ASSERT_NE(session, nullptr);
   const std::vector<glm::vec4> start = session->state().x;
   const bool ground = session->settings().colliders.ground.enabled;
   const int keys[] = {GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3, GLFW_KEY_4};
@@ -140,20 +136,41 @@ TEST_P(SandboxApp, PresetRunsOnEverySolverWithScreenshots) {
     float lowest = INFINITY;
     for (int f = 0; f < 45; ++f) {
       runFrame(app, f % 5 == 4);
-      ASSERT_EQ(session->solver(), SolverKind(k));
-      ASSERT_FALSE(session->blownUp()) << solverDisplayName(SolverKind(k)) << ": " << session->blowUpMessage();
-      ASSERT_TRUE(finite(session->state()));
-      if (f >= 25) lowest = std::min(lowest, minY(session->state()));
+      EXPECT_EQ(session->solver(), SolverKind(k));
+      EXPECT_EQ(session->backend(), backend) << solverDisplayName(SolverKind(k)) << " changed backend";
+      if (session->blownUp()) {
+        ADD_FAILURE() << solverDisplayName(SolverKind(k)) << ": " << session->blowUpMessage();
+        return 0.0f;
+      }
+      if (f >= 25) {
+        EXPECT_TRUE(session->syncPositions().ok());
+        EXPECT_TRUE(finite(session->state()));
+        lowest = std::min(lowest, minY(session->state()));
+      }
     }
     if (ground) EXPECT_GE(lowest, session->settings().colliders.ground.height - 1e-3f) << solverDisplayName(SolverKind(k));
-    const fs::path shot = dir / (std::string(solverName(SolverKind(k))) + ".png");
-    ASSERT_TRUE(app.writeScreenshot(shot).ok());
+    const fs::path shot = dir / (std::string(solverName(SolverKind(k))) + suffix + ".png");
+    EXPECT_TRUE(app.writeScreenshot(shot).ok());
     EXPECT_GT(bodyPixelShare(shot), 0.002) << shot << ": no body pixels in the screenshot";
   }
+  EXPECT_TRUE(session->syncPositions().ok());
   float moved = 0.0f;
   for (size_t i = 0; i < start.size(); ++i)
     moved = std::max(moved, glm::length(glm::vec3(session->state().x[i]) - glm::vec3(start[i])));
-  EXPECT_GT(moved, 0.005f) << "the body must move";
+  return moved;
+}
+
+// 45 frames per solver, PBD -> XPBD -> VBD -> AVBD switched live (keys 1-4), 180 frames in all
+// (every 5th drawn, the last of each solver saved as a screenshot):
+// the body moves, stays finite and, where there is a ground, above it once impacts are over.
+TEST_P(SandboxApp, PresetRunsOnEverySolverWithScreenshots) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
+  const fs::path dir = tempDir("preset_" + GetParam().substr(0, GetParam().find('.')));
+  Result<std::unique_ptr<App>> created = createApp(headlessOptions(smallPresetFile(GetParam(), dir)));
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  App& app = **created;
+  ASSERT_NE(app.session(), nullptr);
+  EXPECT_GT(runEverySolverLive(app, dir, "", Backend::Cpu), 0.005f) << "the body must move";
   EXPECT_EQ(app.finish(), 0);
   fs::remove_all(dir);
 }
@@ -425,38 +442,8 @@ TEST(SandboxOpenCl, DefaultSceneOnEverySolverLive) {
   Result<std::unique_ptr<App>> created = createApp(options);
   ASSERT_TRUE(created.ok()) << created.error().message;
   App& app = **created;
-  SimSession* session = app.session();
-  ASSERT_EQ(session->backend(), Backend::OpenCl);
-  const std::vector<glm::vec4> start = session->state().x;
-  const float groundY = session->settings().colliders.ground.height;
-  const int keys[] = {GLFW_KEY_1, GLFW_KEY_2, GLFW_KEY_3, GLFW_KEY_4};
-  for (int k = 0; k < 4; ++k) {
-    InputEvent key;
-    key.type = InputEvent::Type::kKeyPress;
-    key.key = keys[k];
-    app.window().pushEvent(key);
-    float lowest = INFINITY;
-    for (int f = 0; f < 45; ++f) {
-      runFrame(app, f % 5 == 4);
-      ASSERT_EQ(session->solver(), SolverKind(k));
-      ASSERT_EQ(session->backend(), Backend::OpenCl) << solverDisplayName(SolverKind(k)) << " left the device";
-      ASSERT_FALSE(session->blownUp()) << solverDisplayName(SolverKind(k)) << ": " << session->blowUpMessage();
-      if (f >= 25) {
-        ASSERT_TRUE(session->syncPositions().ok());
-        ASSERT_TRUE(finite(session->state()));
-        lowest = std::min(lowest, minY(session->state()));
-      }
-    }
-    EXPECT_GE(lowest, groundY - 1e-3f) << solverDisplayName(SolverKind(k));
-    const fs::path shot = dir / (std::string(solverName(SolverKind(k))) + "_opencl.png");
-    ASSERT_TRUE(app.writeScreenshot(shot).ok());
-    EXPECT_GT(bodyPixelShare(shot), 0.002) << shot << ": no body pixels in the screenshot";
-  }
-  ASSERT_TRUE(session->syncPositions().ok());
-  float moved = 0.0f;
-  for (size_t i = 0; i < start.size(); ++i)
-    moved = std::max(moved, glm::length(glm::vec3(session->state().x[i]) - glm::vec3(start[i])));
-  EXPECT_GT(moved, 0.05f) << "the bunny falls 40 cm: it must have moved";
+  ASSERT_EQ(app.session()->backend(), Backend::OpenCl);
+  EXPECT_GT(runEverySolverLive(app, dir, "_opencl", Backend::OpenCl), 0.05f) << "the bunny falls 40 cm: it must move";
   EXPECT_EQ(app.finish(), 0);
   fs::remove_all(dir);
 }
