@@ -28,6 +28,7 @@
 #include "core/model/model_builder.h"
 #include "core/sim/state_setup.h"
 #include "gpu/render_embedding.h"
+#include "gl_test_window.h"
 #include "run_process.h"
 #include "tests/core/mesh_test_util.h"
 
@@ -39,14 +40,8 @@ constexpr glm::ivec2 kSize(200, 160);
 class GlInteropTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!test::hasDisplay())
-      GTEST_SKIP() << "no DISPLAY: GL tests need an X server (scripts/test.sh runs ctest under xvfb-run)";
-    WindowOptions options;
-    options.width = 64;
-    options.height = 64;
-    options.visible = false;
-    options.vsync = false;
-    Result<std::unique_ptr<Window>> window = Window::create(options);
+    if (!test::hasDisplay()) GTEST_SKIP() << test::kNoDisplayReason;
+    Result<std::unique_ptr<Window>> window = test::createHiddenTestWindow();
     ASSERT_TRUE(window.ok()) << window.error().message;
     window_ = std::move(*window);
 

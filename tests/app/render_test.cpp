@@ -11,6 +11,7 @@
 #include "app/renderer.h"
 #include "app/shader_program.h"
 #include "app/window.h"
+#include "gl_test_window.h"
 #include "run_process.h"
 
 namespace tetlab {
@@ -19,14 +20,8 @@ namespace {
 class GlContextTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!test::hasDisplay())
-      GTEST_SKIP() << "no DISPLAY: GL tests need an X server (scripts/test.sh runs ctest under xvfb-run)";
-    WindowOptions options;
-    options.width = 64;
-    options.height = 64;
-    options.visible = false;
-    options.vsync = false;
-    Result<std::unique_ptr<Window>> window = Window::create(options);
+    if (!test::hasDisplay()) GTEST_SKIP() << test::kNoDisplayReason;
+    Result<std::unique_ptr<Window>> window = test::createHiddenTestWindow();
     ASSERT_TRUE(window.ok()) << window.error().message;
     window_ = std::move(*window);
   }

@@ -21,6 +21,7 @@
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"
 #include "core/sim/state_setup.h"
+#include "gl_test_window.h"
 #include "run_process.h"
 
 namespace tetlab {
@@ -31,14 +32,8 @@ constexpr glm::ivec2 kSize(240, 180);
 class ViewRenderTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!test::hasDisplay())
-      GTEST_SKIP() << "no DISPLAY: GL tests need an X server (scripts/test.sh runs ctest under xvfb-run)";
-    WindowOptions options;
-    options.width = 64;
-    options.height = 64;
-    options.visible = false;
-    options.vsync = false;
-    Result<std::unique_ptr<Window>> window = Window::create(options);
+    if (!test::hasDisplay()) GTEST_SKIP() << test::kNoDisplayReason;
+    Result<std::unique_ptr<Window>> window = test::createHiddenTestWindow();
     ASSERT_TRUE(window.ok()) << window.error().message;
     window_ = std::move(*window);
     Result<OffscreenTarget> target = OffscreenTarget::create(kSize, 0);
