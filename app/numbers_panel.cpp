@@ -29,6 +29,7 @@ void drawStages(const SimSession& session) {
     ImGui::Text("step %.3f ms (CPU reference, 1 thread)", d.stepMs);
     itemTooltip("Wall time of the last frame's step, summed over its substeps [ms].");
     stageRow("predict", s.predictMs, d.stepMs);
+    stageRow("body contacts", s.contactsMs, d.stepMs);
     stageRow("solve", s.solveMs, d.stepMs);
     stageRow("velocity", s.velocityMs, d.stepMs);
     stageRow("energy", s.energyMs, d.stepMs);

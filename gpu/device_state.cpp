@@ -88,6 +88,9 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
   step(makeBuffer<uint32_t>(ctx, d.vertexEdgesItems, model.vertexEdges.items, "vertexEdgesItems", kRead));
   step(makeBuffer<glm::vec4>(ctx, d.materials, materials, "materials", kRead));
   if (!st) return st.error();
+  auto contacts = createDeviceBodyContacts(ctx, model);
+  if (!contacts) return contacts.error();
+  d.bodyContacts = std::move(*contacts);
   return d;
 }
 

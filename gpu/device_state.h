@@ -27,6 +27,7 @@
 #include "core/sim/state.h"
 #include "gpu/cl_buffer.h"
 #include "gpu/cl_context.h"
+#include "gpu/device_body_contacts.h"
 
 namespace tetlab {
 
@@ -49,6 +50,9 @@ struct DeviceState {
   DeviceBuffer<uint32_t> vertexTetsOffsets, vertexTetsItems;
   DeviceBuffer<uint32_t> vertexEdgesOffsets, vertexEdgesItems;
   DeviceBuffer<glm::vec4> materials;  // per body: (E [Pa], nu [-], density [kg/m^3], damping [s])
+
+  // --- body-body contacts of the current substep (gpu/device_body_contacts.h) ---
+  DeviceBodyContacts bodyContacts;
 
   // --- host-side layout ---
   ColorRanges tetColors, edgeColors, vertexColors;

@@ -243,6 +243,10 @@ Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuil
       if (j - i == 1) model.boundaryTriangles.push_back(faces[i].wound);
       i = j;
     }
+    std::vector<uint8_t> onSurface(vertexCount, 0);
+    for (const glm::uvec3& t : model.boundaryTriangles) onSurface[t.x] = onSurface[t.y] = onSurface[t.z] = 1;
+    for (uint32_t v = 0; v < vertexCount; ++v)
+      if (onSurface[v]) model.surfaceVertices.push_back(v);
   }
 
   report.buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

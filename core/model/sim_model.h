@@ -68,6 +68,7 @@ struct SimModel {
 
   // --- surface and bodies ---
   std::vector<glm::uvec3> boundaryTriangles;  // outward-facing tet faces
+  std::vector<uint32_t> surfaceVertices;      // vertices of boundaryTriangles, ascending (body-contact slots)
   std::vector<Material> materials;            // per body
 
   uint32_t vertexCount() const { return uint32_t(restPositions.size()); }

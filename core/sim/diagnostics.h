@@ -16,6 +16,7 @@ struct EnergyReport {
 // Wall time of each stage of the last step, summed over its substeps [ms].
 struct StageTimes {
   double predictMs = 0.0;   // xPrev = x, inertial target
+  double contactsMs = 0.0;  // body-body contact detection
   double solveMs = 0.0;     // Solver::solveSubstep
   double velocityMs = 0.0;  // velocity update, damping, NaN/inf check
   double energyMs = 0.0;    // energy report
@@ -30,6 +31,8 @@ struct StepDiagnostics {
   int64_t badVertex = -1;              // first non-finite vertex
   std::string problem;                 // human-readable, set when !finite
   std::string warning;                 // human-readable, set when the step ran outside a solver's safe range
+  uint32_t bodyContacts = 0;           // body-body contacts found in the last substep
+  uint32_t bodyContactOverflow = 0;    // of those, items dropped from full per-vertex lists (last substep)
   double stepMs = 0.0;
   StageTimes stages;
 };

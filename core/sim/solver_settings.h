@@ -8,6 +8,7 @@
 #include "core/cpu/position_based_params.h"
 #include "core/cpu/vbd_params.h"
 #include "core/cpu/xpbd_params.h"
+#include "core/sim/body_contact_params.h"
 #include "core/sim/colliders.h"
 #include "core/sim/step_settings.h"
 
@@ -22,6 +23,7 @@ struct SolverSettings {
   VbdParams vbd;
   AvbdParams avbd;
   Colliders colliders;
+  BodyContactParams bodyContacts;
 };
 
 }  // namespace tetlab

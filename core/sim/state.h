@@ -9,6 +9,8 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "core/sim/body_contacts.h"
+
 namespace tetlab {
 
 // A compliant attachment of a weighted set of vertices to a moving target
@@ -32,6 +34,10 @@ struct State {
   std::vector<float> lambda;         // Lagrange multipliers (XPBD) / dual variables (AVBD)
   std::vector<float> penalty;        // AVBD penalty parameters k
   Attachment mouse;
+  // Body-body contacts of the current substep (found after the predict, see
+  // core/sim/body_contact_detection.h); empty when the toggle is off.
+  BodyContacts bodyContacts;
+  BodyContactGrid bodyContactGrid;  // detection scratch (no meaning between substeps)
   double time = 0.0;                 // simulated time [s]
 };
 

@@ -13,6 +13,7 @@ State makeState(const SimModel& model) {
   state.xPrev = state.x;
   state.xInertial = state.x;
   state.v.assign(n, glm::vec4(0.0f));
+  resizeBodyContacts(uint32_t(model.surfaceVertices.size()), n, state.bodyContacts);
   return state;
 }
 

@@ -18,6 +18,7 @@ struct ConstraintToggles {
   bool neoHookean = true;    // stable Neo-Hookean (XPBD: deviatoric + hydrostatic; VBD: energy)
   bool tethers = false;      // long-range attachments to pinned vertices
   bool collisions = true;    // ground + analytic colliders
+  bool bodyContacts = true;  // body vs body surface contacts (core/sim/body_contacts.h)
 };
 
 struct StepSettings {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/sim/body_contact_detection.h"
 #include "core/sim/energy.h"
 
 namespace tetlab {
@@ -26,6 +27,8 @@ void resetDiagnostics(StepDiagnostics& d) {
   d.badVertex = -1;
   d.problem.clear();
   d.warning.clear();
+  d.bodyContacts = 0;
+  d.bodyContactOverflow = 0;
   d.stepMs = 0.0;
   d.stages = {};
 }
@@ -56,6 +59,15 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
       state.xInertial[i] = x.w > 0.0f ? glm::vec4(glm::vec3(x) + h * glm::vec3(state.v[i]) + (h * h) * g, x.w) : x;
     }
     out.stages.predictMs += msSince(t0);
+
+    t0 = Clock::now();
+    if (settings.step.constraints.bodyContacts)
+      detectBodyContacts(model, settings.bodyContacts, state);
+    else if (state.bodyContacts.active > 0)
+      clearBodyContacts(state.bodyContacts);
+    out.stages.contactsMs += msSince(t0);
+    out.bodyContacts = state.bodyContacts.active;
+    out.bodyContactOverflow = state.bodyContacts.overflow;
 
     t0 = Clock::now();
     out.residualHistory.clear();  // keeps the last substep's history
