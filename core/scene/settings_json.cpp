@@ -18,7 +18,8 @@ constexpr int kMaxIterations = 10000;
 
 Out writeConstraints(const ConstraintToggles& c) {
   return {{"edges", c.edges},         {"tet_volume", c.tetVolume}, {"strain_based", c.strainBased},
-          {"neo_hookean", c.neoHookean}, {"tethers", c.tethers},     {"collisions", c.collisions}};
+          {"neo_hookean", c.neoHookean}, {"tethers", c.tethers},     {"collisions", c.collisions},
+          {"body_contacts", c.bodyContacts}};
 }
 
 Out writeVbd(const VbdParams& p) {
@@ -72,6 +73,7 @@ void readConstraints(JsonObject o, ConstraintToggles& c) {
   o.read("neo_hookean", c.neoHookean);
   o.read("tethers", c.tethers);
   o.read("collisions", c.collisions);
+  o.read("body_contacts", c.bodyContacts);
   o.finish();
 }
 
@@ -216,6 +218,18 @@ void readColliders(JsonObject o, Colliders& c) {
   o.finish();
 }
 
+void readBodyContacts(JsonObject o, BodyContactParams& p) {
+  o.read("thickness", p.thickness, NumberRange::nonNegative());
+  o.read("search_radius", p.searchRadius, NumberRange::positive());
+  o.read("friction", p.friction, NumberRange::nonNegative());
+  o.read("self_collision", p.selfCollision);
+  o.finish();
+  if (p.thickness >= p.searchRadius)
+    JsonObject::fail(o.path() + "/thickness", "must be smaller than search_radius (" +
+                                                  std::to_string(p.searchRadius) +
+                                                  " m): a contact is only found within the search radius");
+}
+
 }  // namespace
 
 void writeSolverSettings(const SolverSettings& s, Out& out) {
@@ -252,6 +266,11 @@ void writeSolverSettings(const SolverSettings& s, Out& out) {
                  {"hard_edges", a.hardEdges},
                  {"friction", a.friction}};
   out["colliders"] = writeColliders(s.colliders);
+  const BodyContactParams& bc = s.bodyContacts;
+  out["body_contacts"] = {{"thickness", jsonFloat(bc.thickness)},
+                          {"search_radius", jsonFloat(bc.searchRadius)},
+                          {"friction", jsonFloat(bc.friction)},
+                          {"self_collision", bc.selfCollision}};
 }
 
 void readSolverSettings(JsonObject& root, SolverSettings& s) {
@@ -263,6 +282,7 @@ void readSolverSettings(JsonObject& root, SolverSettings& s) {
   if (auto o = root.object("vbd")) readVbd(*o, s.vbd);
   if (auto o = root.object("avbd")) readAvbd(*o, s.avbd);
   if (auto o = root.object("colliders")) readColliders(*o, s.colliders);
+  if (auto o = root.object("body_contacts")) readBodyContacts(*o, s.bodyContacts);
 }
 
 }  // namespace tetlab

@@ -58,7 +58,7 @@ SceneDesc everythingChanged() {
   st.step.iterations = 13;
   st.step.gravity = {0.1f, -3.7f, 0.2f};
   st.step.velocityDamping = 0.3f;
-  st.step.constraints = ConstraintToggles{true, true, true, false, true, false};
+  st.step.constraints = ConstraintToggles{true, true, true, false, true, false, false};
   st.positionBased.stretchScale = {1.1f, 1.2f, 1.3f};
   st.positionBased.shearScale = {0.7f, 0.8f, 0.9f};
   st.positionBased.tetherSlack = 0.05f;
@@ -95,6 +95,7 @@ SceneDesc everythingChanged() {
   b.friction = 0.3f;
   st.colliders.boxes.push_back(b);
   st.colliders.capsules.push_back(CapsuleCollider{{0, 0, 0}, {0, 1, 0}, 0.05f, 0.6f});
+  st.bodyContacts = BodyContactParams{0.003f, 0.04f, 0.7f, true};
   s.camera = CameraSpec{true, {0.1f, 0.2f, 0.3f}, 2.5f, 40.0f, 25.0f};
   s.mouse = MouseSpec{5000.0f, 250.0f};
   return s;
@@ -136,7 +137,9 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   EXPECT_EQ(a.step.iterations, 13);
   EXPECT_TRUE(sameBits(a.step.gravity.y, e.step.gravity.y));
   EXPECT_TRUE(a.step.constraints.edges && a.step.constraints.tetVolume && a.step.constraints.strainBased);
-  EXPECT_FALSE(a.step.constraints.neoHookean || a.step.constraints.collisions);
+  EXPECT_FALSE(a.step.constraints.neoHookean || a.step.constraints.collisions || a.step.constraints.bodyContacts);
+  EXPECT_TRUE(sameBits(a.bodyContacts.thickness, 0.003f) && sameBits(a.bodyContacts.searchRadius, 0.04f));
+  EXPECT_TRUE(sameBits(a.bodyContacts.friction, 0.7f) && a.bodyContacts.selfCollision);
   EXPECT_EQ(a.pbd.scheme, PbdScheme::Jacobi);
   EXPECT_EQ(a.pbd.mapping, PbdStiffnessMapping::PerIteration);
   EXPECT_FALSE(a.xpbd.materialDamping);
@@ -220,6 +223,8 @@ INSTANTIATE_TEST_SUITE_P(
                 {"at /bodies/0/torus/minor_radius", "smaller than major_radius"}},
         BadCase{"not a rotation", R"({ "bodies": [ { "box": {} } ], "colliders": { "boxes": [ { "rotation": [[2, 0, 0], [0, 1, 0], [0, 0, 1]] } ] } })",
                 {"at /colliders/boxes/0/rotation", "not a rotation", "rotate_deg"}},
+        BadCase{"contact thickness", R"({ "bodies": [ { "box": {} } ], "body_contacts": { "thickness": 0.05, "search_radius": 0.02 } })",
+                {"at /body_contacts/thickness", "smaller than search_radius"}},
         BadCase{"wrong format", R"({ "format": "blender", "bodies": [ { "box": {} } ] })",
                 {"at /format", "not a tetlab scene"}},
         BadCase{"newer version", R"({ "version": 99, "bodies": [ { "box": {} } ] })", {"at /version", "update tetlab"}},
