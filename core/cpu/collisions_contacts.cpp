@@ -40,7 +40,7 @@ void projectContacts(ProjectionContext& ctx) {
 float hardConstraintViolation(const ProjectionContext& ctx) {
   const std::vector<glm::vec4>& x = ctx.state->x;
   const float offset = ctx.settings->positionBased.contactOffset;
-  float worst = 0.0f;
+  float worst = ctx.families.bodyContacts ? bodyContactViolation(ctx) : 0.0f;
   for (size_t i = 0; i < x.size(); ++i) {
     if (x[i].w == 0.0f) continue;
     if (ctx.families.collisions)

@@ -17,6 +17,7 @@ ProjectionFamilies projectionFamilies(ProjectionMode mode, const ConstraintToggl
   f.strainBased = t.strainBased;
   f.tethers = t.tethers;
   f.collisions = t.collisions;
+  f.bodyContacts = t.bodyContacts;
   if (mode == ProjectionMode::Xpbd) {
     f.neoHookean = t.neoHookean;
   } else if (t.neoHookean) {
@@ -220,6 +221,9 @@ void runProjectionIterations(ProjectionContext& ctx, int iterations, std::vector
     }
     if (ctx.families.tethers) projectTethers(ctx);
     if (ctx.state->mouse.active) projectAttachment(ctx);
+    // Body contacts before the colliders: the static, infinitely heavy
+    // colliders (the ground, a tray) have the last word.
+    if (ctx.families.bodyContacts) projectBodyContacts(ctx);
     if (ctx.families.collisions) projectContacts(ctx);
     ctx.jacobiDelta = jacobi;
     outResidualHistory.push_back(

@@ -12,6 +12,8 @@
 //   edge colours  each edge: distance
 //   tethers       each vertex (independent)
 //   attachment    the mouse target (one constraint)
+//   body contacts rows of State::bodyContacts: a Jacobi gather from the positions at the start of
+//                 the pass (constraints_body_contacts.cpp), hard, with friction
 //   contacts      each vertex against every collider, with friction (independent)
 //
 // Gauss-Seidel writes x at once; Jacobi (PBD only) accumulates the corrections
@@ -43,6 +45,7 @@ struct ProjectionFamilies {
   bool edges = false;
   bool tethers = false;
   bool collisions = false;
+  bool bodyContacts = false;
 };
 ProjectionFamilies projectionFamilies(ProjectionMode mode, const ConstraintToggles& toggles);
 
@@ -86,6 +89,10 @@ struct ProjectionContext {
   // the current x and lambda and move nothing.
   bool evaluateOnly = false;
   int iteration = 0;  // index of the current iteration within the substep
+  // Body-contact pass scratch (sized on first use, kept: no allocation in the
+  // steady state): the row vector and W of each slot, the share S of each vertex.
+  std::vector<glm::vec4> bodyContactRow;
+  std::vector<float> bodyContactShare;
 };
 
 // Fills the per-substep fields (bodies, exponent, ...) of ctx.
@@ -112,9 +119,13 @@ void projectEdgeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end);  //
 void projectTethers(ProjectionContext& ctx);                                  // constraints_attachments.cpp
 void projectAttachment(ProjectionContext& ctx);                               // constraints_attachments.cpp
 void projectContacts(ProjectionContext& ctx);                                 // collisions_contacts.cpp
+void projectBodyContacts(ProjectionContext& ctx);                             // constraints_body_contacts.cpp
+// Deepest body-contact penetration -C over the substep's rows at the current x [m] (0: none).
+float bodyContactViolation(const ProjectionContext& ctx);                     // constraints_body_contacts.cpp
 
 // Max violation of the hard constraints at the current x: penetration into
-// colliders (beyond contactOffset) and tether over-stretch [m].
+// colliders (beyond contactOffset), into other bodies (beyond the contact
+// thickness) and tether over-stretch [m].
 float hardConstraintViolation(const ProjectionContext& ctx);
 
 // Tethers are rebuilt only when the set of pinned vertices (or the slack)
