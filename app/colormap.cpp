@@ -81,6 +81,13 @@ glm::vec3 categoryColor(int index) {
   return categoryPalette()[size_t(i)];
 }
 
+glm::vec3 bodyAlbedo(glm::vec3 base, int body) {
+  static const glm::vec3 kOthers[7] = {hex(0x5b8fb0), hex(0xd6b24c), hex(0x8f6fb3), hex(0x6fa776),
+                                       hex(0x3fb5a0), hex(0xc0607e), hex(0x9a9a9a)};
+  if (body <= 0) return base;
+  return kOthers[size_t((body - 1) % 7)];
+}
+
 float normalizeToRange(float value, float lo, float hi) {
   if (!(hi > lo)) return 0.0f;
   return std::clamp((value - lo) / (hi - lo), 0.0f, 1.0f);

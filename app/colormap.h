@@ -34,6 +34,11 @@ glm::vec3 sampleColormap(float t);
 // index mod kPaletteSize (negative indices wrap too).
 glm::vec3 categoryColor(int index);
 
+// Material colour of the i-th body of a scene: body 0 keeps `base` (the
+// user's material colour), the others take muted hand-picked hues, so bodies
+// of a pile can be told apart without looking like a chart (cycles after 8).
+glm::vec3 bodyAlbedo(glm::vec3 base, int body);
+
 // Maps value into [0, 1] over [lo, hi]; 0 when hi <= lo.
 float normalizeToRange(float value, float lo, float hi);
 

@@ -283,6 +283,28 @@ void drawConstraintToggles(SimSession& session) {
   ImGui::SameLine(170);
   ImGui::Checkbox("collisions", &c.collisions);
   itemTooltip("Contacts with the ground and the analytic colliders, with Coulomb friction [-].");
+  ImGui::Checkbox("body contacts", &c.bodyContacts);
+  itemTooltip("Bodies push on each other: every surface vertex against the nearest surface triangle of another "
+              "body, found each substep, with Coulomb friction [-].");
+  if (c.bodyContacts && ImGui::TreeNode("body contact settings")) {
+    BodyContactParams& p = session.settings().bodyContacts;
+    slider("thickness", p.thickness, 0.0f, 0.02f, "%.4f m", "Gap kept between a vertex and another body's surface [m].");
+    slider("search radius", p.searchRadius, 0.001f, 0.1f, "%.3f m",
+           "A vertex gets a contact when its predicted position is this close to another body's surface; it must "
+           "exceed how far a vertex moves in one substep [m].");
+    if (p.thickness >= p.searchRadius) p.thickness = 0.5f * p.searchRadius;  // a contact only exists within the radius
+    slider("body friction", p.friction, 0.0f, 2.0f, "%.2f", "Coulomb coefficient mu between bodies [-].");
+    ImGui::Checkbox("self collision", &p.selfCollision);
+    itemTooltip("Also vertices against far-away triangles of their own body (a long body folding onto itself) [-].");
+    if (session.backend() == Backend::Cpu) {
+      const StepDiagnostics& d = session.diagnostics();
+      ImGui::TextColored(kDimColor, "%u contacts in the last substep", d.bodyContacts);
+      if (d.bodyContactOverflow > 0)
+        ImGui::TextColored(kWarnColor, "%u contact items dropped: more than %u contacts at one vertex",
+                           d.bodyContactOverflow, kMaxContactsPerVertex);
+    }
+    ImGui::TreePop();
+  }
 }
 
 void drawMaterials(SimSession& session) {

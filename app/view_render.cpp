@@ -93,7 +93,9 @@ void Renderer::drawSimSurfaces(const SimView& scene, const ViewSettings& view, c
     glDepthMask(GL_TRUE);
     meshProgram_.set("uAlpha", 1.0f);
   }
-  for (const SimView::Surface& s : scene.surfaces_) {
+  for (size_t i = 0; i < scene.surfaces_.size(); ++i) {
+    const SimView::Surface& s = scene.surfaces_[i];
+    meshProgram_.set("uAlbedo", bodyAlbedo(settings.albedo, int(i)));  // one surface per body
     glBindVertexArray(s.vao.id());
     glDrawElements(GL_TRIANGLES, GLsizei(s.indexCount), GL_UNSIGNED_INT, nullptr);
   }

@@ -5,12 +5,14 @@
 // shear states.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
 
+#include "app/colormap.h"
 #include "app/view_fields.h"
 #include "core/mesh/embedding.h"
 #include "core/model/generators.h"
@@ -273,6 +275,24 @@ TEST(ViewFields, NonFiniteValuesStayOutOfTheRange) {
   ScalarField none;
   computeField(ColorField::kStrain, {&model, std::span<const glm::vec4>(state.x).first(3), state.v, nullptr}, none);
   EXPECT_EQ(none.domain, FieldDomain::kNone) << "positions of another model are refused, not read out of range";
+}
+
+}  // namespace
+}  // namespace tetlab
+
+namespace tetlab {
+namespace {
+
+TEST(BodyAlbedo, FirstBodyKeepsTheMaterialColourAndNeighboursDiffer) {
+  const glm::vec3 base{0.82f, 0.45f, 0.30f};
+  EXPECT_EQ(bodyAlbedo(base, 0), base);
+  // Bodies of a pile must be told apart: every pair of the first eight differs
+  // by a visible step (0.1 in some sRGB channel).
+  for (int a = 0; a < 8; ++a)
+    for (int b = a + 1; b < 8; ++b) {
+      const glm::vec3 d = glm::abs(bodyAlbedo(base, a) - bodyAlbedo(base, b));
+      EXPECT_GT(std::max({d.x, d.y, d.z}), 0.1f) << a << " vs " << b;
+    }
 }
 
 }  // namespace
