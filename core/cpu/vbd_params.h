@@ -49,6 +49,10 @@ struct VbdParams {
   float contactStiffness = 1.0e6f;   // k_c: E_c = 1/2 k_c d^2 for penetration depth d [N/m]
   float contactThickness = 0.0f;     // collision radius around each vertex [m]
   float frictionEpsilon = 1.0e-2f;   // eps_v: tangential speed below which friction is static-like [m/s]
+  // Body-body contacts (State::bodyContacts) use the same penalty and friction with a stiffness scaled by
+  // the contact's inertia, k = kappa m_c / h^2 (m_c = 1 / sum coeff^2 / m: its effective mass), so one
+  // Gauss-Seidel pass balances the two bodies; why in shaders/cl/common/vbd_contact.clh.
+  float bodyContactStiffness = 2.0f;  // kappa [-]: penetration under a load F is F h^2 / (kappa m_c)
 
   // Mass-spring energy (ConstraintToggles::edges): the edge stiffness is NOT a parameter, it is
   // derived from the material, k_e = 6 E V_e / L_e^2 (edgeSpringStiffness in core/model/material.h),

@@ -14,7 +14,10 @@
 // Terms in G: inertia, stable Neo-Hookean tets, mass springs, Rayleigh damping
 // (vbd_terms.h), contact penalty with lagged friction against the analytic
 // colliders (Sec. 3.5, evaluated at the vertex's current iterate, so no
-// separate collision pass is needed) and the mouse attachment spring.
+// separate collision pass is needed), the same penalty + friction on the
+// body-body contacts the stepper detected for the substep (State::bodyContacts,
+// partners read through VbdContactSnapshot so the GPU can run a colour in
+// parallel and still agree) and the mouse attachment spring.
 //
 // Residual (StepDiagnostics::residualHistory, one entry per iteration): the RMS
 // over free vertices of |f_i| h^2 / m_i [m], with f_i evaluated when vertex i is
@@ -74,6 +77,7 @@ class VbdSolver final : public VbdFamilySolver {
     inContact_.assign(n, 0);
     chebyshevPrev1_.assign(n, glm::vec3(0.0f));
     chebyshevPrev2_.assign(n, glm::vec3(0.0f));
+    snapshot_.reset(model);
     stats_ = {};
   }
 
@@ -82,7 +86,13 @@ class VbdSolver final : public VbdFamilySolver {
     const VbdParams& p = settings.vbd;
     const ConstraintToggles& on = settings.step.constraints;
     const uint32_t n = model.vertexCount();
-    if (vLast_.size() != n) reset(model, state);
+    if (vLast_.size() != n || snapshot_.colorOf.size() != n) reset(model, state);
+    // Body contacts of this substep (none when the toggle is off or nothing touches).
+    const BodyContacts& bc = state.bodyContacts;
+    const bool bodyContacts = on.bodyContacts && bc.active > 0 && bc.vertexCount.size() == n &&
+                              bc.vertexItems.size() == size_t(n) * kMaxContactsPerVertex;
+    const float yEps = p.frictionEpsilon * h;
+    const float kappaOverH2 = p.bodyContactStiffness / (h * h);
     cache_.refresh(model);
     attachment_.rebuild(state.mouse, n);
     stats_ = {};
@@ -106,6 +116,7 @@ class VbdSolver final : public VbdFamilySolver {
       uint32_t freeCount = 0;
       uint32_t contacts = 0;
       for (uint32_t c = 0; c < model.vertexColors.count(); ++c) {
+        if (bodyContacts) snapshot_.take(model, state, c);
         for (uint32_t k = model.vertexColors.begin(c); k < model.vertexColors.end(c); ++k) {
           const uint32_t i = model.vertexColorOrder[k];
           const float w = state.x[i].w;
@@ -123,8 +134,10 @@ class VbdSolver final : public VbdFamilySolver {
           if (on.collisions &&
               addColliderContacts(settings.colliders, p, h, x, glm::vec3(state.xPrev[i]), sys) > 0.0f) {
             inContact_[i] = 1;
-            ++contacts;
           }
+          if (bodyContacts && vbdAddBodyContacts(state, snapshot_, c, i, kappaOverH2, yEps, sys))
+            inContact_[i] = 1;
+          contacts += inContact_[i];
           const float r = glm::length(sys.f) * h * h / mass;
           residual2 += double(r) * double(r);
           ++freeCount;
@@ -144,6 +157,7 @@ class VbdSolver final : public VbdFamilySolver {
     out.residual = out.residualHistory.empty() ? 0.0f : out.residualHistory.back();
     if (on.collisions)
       out.maxViolation = std::max(out.maxViolation, maxPenetration(settings.colliders, p.contactThickness, state));
+    if (bodyContacts) out.maxViolation = std::max(out.maxViolation, bodyContactPenetration(state));
   }
 
  private:
@@ -165,7 +179,8 @@ class VbdSolver final : public VbdFamilySolver {
   VbdMaterialCache cache_;
   AttachmentLookup attachment_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive / acceleration initial guess
-  std::vector<uint8_t> inContact_;
+  std::vector<uint8_t> inContact_;  // collider or body contact active: Chebyshev leaves the vertex alone
+  VbdContactSnapshot snapshot_;  // partner positions of the body contacts
   std::vector<glm::vec3> chebyshevPrev1_, chebyshevPrev2_;  // x^(n-1), x^(n-2)
 };
 

@@ -5,6 +5,7 @@
 
 #include "shaders/cl/common/compat_cpp.h"  // before any .clh
 #include "shaders/cl/common/neo_hookean_derivatives.clh"
+#include "shaders/cl/common/vbd_contact.clh"
 #include "shaders/cl/common/vbd_spring.clh"
 
 namespace tetlab {
@@ -121,6 +122,62 @@ uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMater
     }
   }
   return triggers;
+}
+
+void VbdContactSnapshot::reset(const SimModel& model) {
+  colorOf.assign(model.vertexCount(), 0u);
+  x.assign(model.vertexCount(), glm::vec4(0.0f));
+  for (uint32_t c = 0; c < model.vertexColors.count(); ++c)
+    for (uint32_t k = model.vertexColors.begin(c); k < model.vertexColors.end(c); ++k)
+      colorOf[model.vertexColorOrder[k]] = c;
+}
+
+void VbdContactSnapshot::take(const SimModel& model, const State& state, uint32_t c) {
+  for (uint32_t k = model.vertexColors.begin(c); k < model.vertexColors.end(c); ++k) {
+    const uint32_t i = model.vertexColorOrder[k];
+    x[i] = state.x[i];
+  }
+}
+
+bool vbdAddBodyContacts(const State& state, const VbdContactSnapshot& snapshot, uint32_t c, uint32_t i,
+                        float stiffnessOverH2, float yEps, VbdVertexSystem& sys) {
+  const BodyContacts& bc = state.bodyContacts;
+  int active = 0;
+  const uint32_t count = bc.vertexCount[i];
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint32_t item = bc.vertexItems[size_t(i) * kMaxContactsPerVertex + k];
+    const uint32_t slot = item >> 2u;
+    const glm::uvec4 id = bc.ids[slot];
+    const glm::vec4 xp = snapshot.partner(state, id.x, c), xa = snapshot.partner(state, id.y, c),
+                    xb = snapshot.partner(state, id.z, c), xc = snapshot.partner(state, id.w, c);
+    const glm::vec4 n = bc.normal[slot], w = bc.weights[slot];
+    // sum of |coeff| over the contact's free vertices of colour c (vbd_add_body_contact)
+    float together = 0.0f;
+    if (snapshot.colorOf[id.x] == c && xp.w > 0.0f) together += 1.0f;
+    if (snapshot.colorOf[id.y] == c && xa.w > 0.0f) together += std::fabs(w.x);
+    if (snapshot.colorOf[id.z] == c && xb.w > 0.0f) together += std::fabs(w.y);
+    if (snapshot.colorOf[id.w] == c && xc.w > 0.0f) together += std::fabs(w.z);
+    active |= clm::vbd_add_body_contact(
+        glm::vec3(xp), glm::vec3(xa), glm::vec3(xb), glm::vec3(xc), glm::vec3(xp) - glm::vec3(state.xPrev[id.x]),
+        glm::vec3(xa) - glm::vec3(state.xPrev[id.y]), glm::vec3(xb) - glm::vec3(state.xPrev[id.z]),
+        glm::vec3(xc) - glm::vec3(state.xPrev[id.w]), xp.w, xa.w, xb.w, xc.w, glm::vec3(n), glm::vec3(w), n.w, w.w,
+        item & 3u, together, stiffnessOverH2, yEps, &sys.f, &sys.H);
+  }
+  return active != 0;
+}
+
+float bodyContactPenetration(const State& state) {
+  const BodyContacts& bc = state.bodyContacts;
+  float worst = 0.0f;
+  for (size_t s = 0; s < bc.ids.size(); ++s) {
+    const glm::uvec4 id = bc.ids[s];
+    if (id.x == kNoContact) continue;
+    const float C = clm::body_contact_gap(positionOf(state, id.x), positionOf(state, id.y), positionOf(state, id.z),
+                                          positionOf(state, id.w), glm::vec3(bc.normal[s]), glm::vec3(bc.weights[s]),
+                                          bc.normal[s].w);
+    worst = std::max(worst, -C);
+  }
+  return worst;
 }
 
 void AttachmentLookup::rebuild(const Attachment& attachment, uint32_t vertexCount) {

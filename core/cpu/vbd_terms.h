@@ -75,6 +75,35 @@ void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCach
 uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
                        float h, HessianSafeguard safeguard, VbdVertexSystem& sys);
 
+// Body-body contacts (State::bodyContacts, VBD only: AVBD turns them into its
+// own hard rows). A contact couples vertices of different bodies, which may
+// share a vertex colour. The GPU solves a colour in parallel, so a work-item
+// reading a same-colour partner would race with the partner's update. Both
+// backends therefore read contact partners through this rule: a vertex of the
+// colour being solved is read as it was at the START of that colour (a
+// snapshot), any other vertex at its latest value (it is not written during
+// the colour, so that is Gauss-Seidel as for the elastic terms). Within a
+// colour, contacts are thus Jacobi, as the VBD paper processes colliding
+// vertices in parallel; vbd_add_body_contact sizes its curvature for that.
+struct VbdContactSnapshot {
+  std::vector<uint32_t> colorOf;  // per vertex: its vertex colour
+  std::vector<glm::vec4> x;       // per vertex: x at the start of its colour's latest solve
+  void reset(const SimModel& model);
+  // Copies x of colour c's vertices (before solving colour c).
+  void take(const SimModel& model, const State& state, uint32_t c);
+  glm::vec4 partner(const State& state, uint32_t j, uint32_t c) const { return colorOf[j] == c ? x[j] : state.x[j]; }
+};
+
+// Adds the penalty contact + lagged friction of every body contact listed for
+// vertex i (vertexItems / vertexCount) while colour c is solved;
+// stiffnessOverH2 = kappa / h^2 [1/s^2], yEps = eps_v h [m].
+// Returns true when one of them is active (C < 0).
+bool vbdAddBodyContacts(const State& state, const VbdContactSnapshot& snapshot, uint32_t c, uint32_t i,
+                        float stiffnessOverH2, float yEps, VbdVertexSystem& sys);
+
+// Deepest body-contact penetration max(0, -C) at the current positions [m].
+float bodyContactPenetration(const State& state);
+
 // Per-vertex lookup into State::mouse (weight index or -1), rebuilt per substep.
 struct AttachmentLookup {
   std::vector<int32_t> slotOfVertex;
