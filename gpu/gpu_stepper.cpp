@@ -18,7 +18,23 @@ Result<GpuStepper> GpuStepper::create(const ClContext& ctx, const KernelSourceOp
   const uint32_t init[2] = {kAllFinite, kAllFinite};
   auto status = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, init, CL_MEM_READ_WRITE, "step status");
   if (!status) return status.error();
-  return GpuStepper(std::move(*program), std::move(*status));
+  auto contacts = BodyContactDetectorGpu::create(ctx, source);
+  if (!contacts) return contacts.error();
+  return GpuStepper(std::move(*program), std::move(*status), std::move(*contacts));
+}
+
+Status GpuStepper::enqueueBodyContacts(const ClContext& ctx, const SolverSettings& settings, DeviceState& s,
+                                       Profiler& profiler, StageId stage) {
+  if (settings.step.constraints.bodyContacts &&
+      bodyContactDetectionApplies(settings.bodyContacts, s.bodyCount, s.bodyContacts.slotCount)) {
+    detectedInto_ = &s.bodyContacts;
+    return contacts_.enqueue(ctx, settings.bodyContacts, s, profiler, stage);
+  }
+  if (detectedInto_ != &s.bodyContacts) return Ok{};
+  detectedInto_ = nullptr;
+  if (cl_int e = clearDeviceBodyContacts(ctx, s.bodyContacts); e != CL_SUCCESS)
+    return clError("clearing the body contacts", e);
+  return Ok{};
 }
 
 Status GpuStepper::enqueueStep(const ClContext& ctx, const SolverSettings& settings, GpuSolver& solver,
@@ -28,6 +44,7 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SolverSettings& setti
   const glm::vec4 gravity(settings.step.gravity, 0.0f);
   const float damping = std::exp(-settings.step.velocityDamping * h);
   const StageId predictStage = profiler.addStage("predict");
+  const StageId contactsStage = profiler.addStage("body contacts");
   const StageId velocityStage = profiler.addStage("velocity");
   const size_t local = program_.localSize();
   const uint32_t n = s.vertexCount;
@@ -39,6 +56,8 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SolverSettings& setti
     cl_int e = setKernelArgs(predict, s.x, s.xPrev, s.xInertial, s.v, gravity, h, n, status_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, predict, n, local, profiler.record(predictStage));
     if (e != CL_SUCCESS) return clError("enqueueing step_predict", e);
+
+    if (Status st = enqueueBodyContacts(ctx, settings, s, profiler, contactsStage); !st) return st;
 
     if (e = solver.enqueueSubstep(ctx, settings, h, s, profiler); e != CL_SUCCESS)
       return clError("enqueueing the solver substep", e);
@@ -64,9 +83,16 @@ Result<int64_t> GpuStepper::readBadVertex(const ClContext& ctx) {
   return sticky == kAllFinite ? int64_t(-1) : int64_t(sticky);
 }
 
+Result<BodyContactDetectionStats> GpuStepper::readBodyContactStats(const ClContext& ctx, const DeviceState& state) {
+  return contacts_.readStats(ctx, state.bodyContacts);
+}
+
 std::string GpuStepper::pollKernels() {
   program_.poll();
-  return program_.lastError();
+  contacts_.poll();
+  std::string log = program_.lastError();
+  if (!contacts_.lastError().empty()) log += (log.empty() ? "" : "\n") + contacts_.lastError();
+  return log;
 }
 
 }  // namespace tetlab

@@ -81,7 +81,18 @@ Status OpenClSimulator::downloadPositions(std::vector<glm::vec4>& outX) const {
   return tetlab::downloadPositions(ctx_, device_, outX);
 }
 
-Result<int64_t> OpenClSimulator::readBadVertex() { return stepper_.readBadVertex(ctx_); }
+Result<int64_t> OpenClSimulator::readBadVertex() {
+  Result<int64_t> bad = stepper_.readBadVertex(ctx_);
+  if (!bad) return bad;
+  if (auto stats = readBodyContactStats(); !stats) return stats.error();
+  return bad;
+}
+
+Result<BodyContactDetectionStats> OpenClSimulator::readBodyContactStats() {
+  auto stats = stepper_.readBodyContactStats(ctx_, device_);
+  if (stats) bodyContactStats_ = *stats;
+  return stats;
+}
 
 StepStats OpenClSimulator::takeTimings() { return profiler_.resolve(); }
 

@@ -61,7 +61,14 @@ class OpenClSimulator {
   Status downloadState(State& out) const;
   Status downloadPositions(std::vector<glm::vec4>& outX) const;
   // First non-finite vertex since the last call (-1: none). Blocks on the queue.
+  // Also refreshes bodyContactStats() (the same sync, a few more bytes), which
+  // grows the contact grid after an overflow.
   Result<int64_t> readBadVertex();
+  // Body-contact counts of the last substep and the detection grid's overflow
+  // since the previous read (blocking); grows the grid when it overflowed.
+  Result<BodyContactDetectionStats> readBodyContactStats();
+  // As of the last readBadVertex() / readBodyContactStats().
+  const BodyContactDetectionStats& bodyContactStats() const { return bodyContactStats_; }
   // Waits for the queue and returns per-stage device times of the steps since
   // the last call. Call this or discardTimings() once per frame: every launch
   // records an event until then.
@@ -92,6 +99,7 @@ class OpenClSimulator {
   std::array<std::unique_ptr<GpuSolver>, 4> solvers_;  // indexed by SolverKind
   SolverKind active_ = SolverKind::Xpbd;
   Attachment mouse_;
+  BodyContactDetectionStats bodyContactStats_;
 };
 
 }  // namespace tetlab
