@@ -1,0 +1,119 @@
+// Energy of the device state, every frame, with a few bytes read back
+// (host script gpu/device_energy.cpp; the CPU twin is core/sim/energy.cpp,
+// which evaluates every term with the same .clh functions).
+//
+//   energy_vertices  per vertex:  (1/2 m |v|^2, -m g.x)          -> partials[vertexOffset + group]
+//   energy_tets      per tet:     V0 psi(F), volume, strain terms -> partials[tetOffset + group]
+//   energy_edges     per edge:    1/2 k_e (l - L)^2               -> partials[edgeOffset + group]
+//
+// Each kernel runs a FIXED number of groups (the host caps it, so the read is
+// small whatever the mesh size): a work-item first adds its grid-strided items
+// in order, then the group adds its ENERGY_GROUP_SIZE values as a binary tree
+// in local memory and writes one float4. The host adds the partials in double.
+// Rounding (float): sequential part (k - 1) u, tree log2(L) u, relative to the
+// sum of |terms|; tests/gpu/device_energy_test.cpp derives its tolerance from it.
+//
+// partial float4: (kinetic [J], gravitational potential [J], elastic [J], 0)
+#pragma OPENCL FP_CONTRACT OFF
+
+#include "common/compat_cl.clh"
+#include "common/constraints_tet.clh"
+#include "common/neo_hookean.clh"
+
+#ifndef ENERGY_GROUP_SIZE
+#define ENERGY_GROUP_SIZE 128  // a power of two; the host passes the one it launches with
+#endif
+
+// Bits of `terms` (gpu/device_energy.h EnergyTerm).
+#define ENERGY_TERM_NEO_HOOKEAN 1u
+#define ENERGY_TERM_TET_VOLUME 2u
+#define ENERGY_TERM_STRAIN 4u
+
+// Binary-tree sum of one float4 per work-item; work-item 0 writes the group's total.
+static void energy_group_sum(__local float4* scratch, float4 value, __global float4* out) {
+  const uint l = get_local_id(0);
+  scratch[l] = value;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = ENERGY_GROUP_SIZE / 2; s > 0; s >>= 1) {
+    if (l < s) scratch[l] += scratch[l + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0) *out = scratch[0];
+}
+
+// Kinetic 1/2 m |v|^2 and gravitational -m g.x; mass is the lumped mass, also
+// of pinned vertices (x.w = 0), as on the host.
+__kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void energy_vertices(
+    const uint count, __global const float4* x, __global const float4* v, __global const float* mass,
+    const float4 gravity, __global float4* partials, const uint partialOffset) {
+  __local float4 scratch[ENERGY_GROUP_SIZE];
+  float kinetic = 0.0f, potential = 0.0f;
+  for (uint i = get_global_id(0); i < count; i += get_global_size(0)) {
+    const float m = mass[i];
+    const float3 vi = v[i].xyz;
+    kinetic += 0.5f * m * dot(vi, vi);
+    potential -= m * dot(gravity.xyz, x[i].xyz);
+  }
+  energy_group_sum(scratch, (float4)(kinetic, potential, 0.0f, 0.0f), partials + partialOffset + get_group_id(0));
+}
+
+// Elastic energy of one tet, term by term as computeElasticEnergy adds them.
+// energyBodies per body: [2b] = (NH mu, NH lambda, bulk K, 0) [Pa],
+// [2b + 1] = (E, Lame mu, 0, 0) [Pa].
+static float energy_of_tet(Mat3 F, float V0, float4 b0, float4 b1, uint terms, float4 stretchScale,
+                           float4 shearScale) {
+  float e = 0.0f;
+  if (terms & ENERGY_TERM_NEO_HOOKEAN) e += V0 * nh_energy_density(F, b0.x, b0.y);  // Smith et al. 2018 Eq. 14
+  if (terms & ENERGY_TERM_TET_VOLUME) {
+    const float c = mat3_det(F) - 1.0f;  // Mueller et al. 2007 Sec. 4.4, V = V0 det F
+    e += 0.5f * b0.z * V0 * c * c;
+  }
+  if (terms & ENERGY_TERM_STRAIN) {  // Mueller et al. 2014 Sec. 4
+    Mat3 dCdF;
+    float c = strain_stretch_constraint(F, 0, &dCdF);
+    e += 0.5f * V0 * (b1.x * stretchScale.x) * c * c;
+    c = strain_stretch_constraint(F, 1, &dCdF);
+    e += 0.5f * V0 * (b1.x * stretchScale.y) * c * c;
+    c = strain_stretch_constraint(F, 2, &dCdF);
+    e += 0.5f * V0 * (b1.x * stretchScale.z) * c * c;
+    c = strain_shear_constraint(F, 0, 1, &dCdF);
+    e += 0.5f * V0 * (b1.y * shearScale.x) * c * c;
+    c = strain_shear_constraint(F, 0, 2, &dCdF);
+    e += 0.5f * V0 * (b1.y * shearScale.y) * c * c;
+    c = strain_shear_constraint(F, 1, 2, &dCdF);
+    e += 0.5f * V0 * (b1.y * shearScale.z) * c * c;
+  }
+  return e;
+}
+
+__kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void energy_tets(
+    const uint count, __global const float4* x, __global const uint4* tets, __global const float4* DmInv,
+    __global const float* restVolume, __global const uint* tetBody, __global const float4* energyBodies,
+    const uint terms, const float4 stretchScale, const float4 shearScale, __global float4* partials,
+    const uint partialOffset) {
+  __local float4 scratch[ENERGY_GROUP_SIZE];
+  float elastic = 0.0f;
+  for (uint t = get_global_id(0); t < count; t += get_global_size(0)) {
+    const uint4 tet = tets[t];
+    const Mat3 Dm = mat3_cols(DmInv[3 * t].xyz, DmInv[3 * t + 1].xyz, DmInv[3 * t + 2].xyz);
+    const Mat3 F = tet_deformation_gradient(x[tet.x].xyz, x[tet.y].xyz, x[tet.z].xyz, x[tet.w].xyz, Dm);
+    const uint b = tetBody[t];
+    elastic += energy_of_tet(F, restVolume[t], energyBodies[2 * b], energyBodies[2 * b + 1], terms, stretchScale,
+                             shearScale);
+  }
+  energy_group_sum(scratch, (float4)(0.0f, 0.0f, elastic, 0.0f), partials + partialOffset + get_group_id(0));
+}
+
+// Mass-spring energy 1/2 k_e (l - L)^2 with k_e = edgeSpringStiffness (host, per edge).
+__kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void energy_edges(
+    const uint count, __global const float4* x, __global const uint2* edges, __global const float* restLength,
+    __global const float* energyEdgeStiffness, __global float4* partials, const uint partialOffset) {
+  __local float4 scratch[ENERGY_GROUP_SIZE];
+  float elastic = 0.0f;
+  for (uint e = get_global_id(0); e < count; e += get_global_size(0)) {
+    const uint2 edge = edges[e];
+    const float stretch = length(x[edge.x].xyz - x[edge.y].xyz) - restLength[e];
+    elastic += 0.5f * energyEdgeStiffness[e] * stretch * stretch;
+  }
+  energy_group_sum(scratch, (float4)(0.0f, 0.0f, elastic, 0.0f), partials + partialOffset + get_group_id(0));
+}

@@ -1,0 +1,335 @@
+// Device energy (gpu/device_energy.h) against its CPU twin computeEnergy
+// (core/sim/energy.cpp), per component, on states that exercise every term.
+//
+// Tolerance, derived (u = 2^-24, the float unit roundoff):
+//  * Evaluation. Host and device evaluate each term with the same float code
+//    (the .clh functions) from the same float inputs; Ds = x_i - x_0 is one
+//    correctly rounded subtraction on both sides, so identical. The rest may
+//    differ where OpenCL builtins (dot, cross, length, sqrt: implementation
+//    accuracy, fma allowed) differ from the host's. A float expression of depth
+//    d has |error| <= d u * (the same expression on absolute values), so the two
+//    sides differ by at most 2 d u M_i, M_i = term i evaluated on |intermediates|
+//    (|F| <- |Ds| |DmInv| etc.; for a squared term k c^2 to first order
+//    2 k |c| times the scale of c, see squaredScale()). Depth of the deepest term,
+//    the Neo-Hookean density: F 3 + |F|^2 9 + det 5 + psi 5 + V0 1 = 23, plus
+//    3 for the ulps allowed to length/sqrt: d = 26, so kEval = 2 d = 52.
+//    The host adds terms in double (error ~N 2^-53, negligible).
+//  * Reduction. A work-item adds k items in sequence ((k - 1) u), the group
+//    adds L values as a binary tree (log2 L u), each relative to the sum of
+//    |terms| A; the partials are added in double on the host (+1 for margin).
+//  tol = u (kEval M + (k - 1 + log2 L + 1) A), per component.
+// With cancellation (Neo-Hookean near rest: psi << mu) M >> |E|, so the states
+// are deformed well away from rest (strains of 10-30 %) and the test checks
+// that tol stays below 1e-2 |E|, so it can fail: a wrong factor, material,
+// body or a dropped group of partials would be far outside it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include <glm/geometric.hpp>
+
+#include "core/model/generators.h"
+#include "core/model/material.h"
+#include "core/model/model_builder.h"
+#include "core/sim/energy.h"
+#include "core/sim/solver.h"
+#include "core/sim/state_setup.h"
+#include "core/sim/stepper.h"
+#include "gpu/device_energy.h"
+#include "gpu/device_state.h"
+#include "gpu_test_context.h"
+
+namespace tetlab {
+namespace {
+
+constexpr double kUnitRoundoff = 0x1p-24;
+constexpr double kEval = 52.0;
+
+struct Magnitude {
+  double sumAbs = 0.0;     // A: sum of |term|
+  double evalScale = 0.0;  // M: sum of the terms evaluated on absolute values
+};
+
+struct EnergyMagnitudes {
+  Magnitude kinetic, potential, tets, edges;
+};
+
+glm::dmat3 absMat(const glm::mat3& m) {
+  glm::dmat3 out;
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) out[c][r] = std::fabs(double(m[c][r]));
+  return out;
+}
+
+// Sum over the six permutation products of |F| (det evaluated on absolute values).
+double absDet(const glm::dmat3& A) {
+  return A[0][0] * (A[1][1] * A[2][2] + A[2][1] * A[1][2]) + A[1][0] * (A[2][1] * A[0][2] + A[0][1] * A[2][2]) +
+         A[2][0] * (A[0][1] * A[1][2] + A[1][1] * A[0][2]);
+}
+
+// M of a term k c^2 whose c carries a host/device difference of at most
+// kEval u s: |k c1^2 - k c2^2| = k |c1 - c2| |c1 + c2| <= kEval u k s (2|c| + kEval u s);
+// the trailing k c^2 covers the rounding of the final products (a few u |term|).
+double squaredScale(double k, double c, double s) {
+  return k * (s * (2.0 * std::fabs(c) + kEval * kUnitRoundoff * s) + c * c);
+}
+
+// A and M of every term computeEnergy adds, in double, mirroring energy.cpp.
+// s (the scale of c's evaluation error) is c evaluated on absolute values:
+// |F| <- |Ds| |DmInv| (F may be contracted differently), det -> sum of |products|.
+EnergyMagnitudes magnitudes(const SimModel& model, const SolverSettings& settings, const State& state) {
+  EnergyMagnitudes out;
+  const glm::dvec3 g = settings.step.gravity;
+  for (uint32_t i = 0; i < model.vertexCount(); ++i) {
+    const double m = model.mass[i];
+    const glm::dvec3 v = glm::vec3(state.v[i]);
+    const glm::dvec3 x = glm::vec3(state.x[i]);
+    const double kinetic = 0.5 * m * glm::dot(v, v);
+    out.kinetic.sumAbs += kinetic;
+    out.kinetic.evalScale += kinetic;
+    out.potential.sumAbs += std::fabs(m * glm::dot(g, x));
+    out.potential.evalScale += m * (std::fabs(g.x * x.x) + std::fabs(g.y * x.y) + std::fabs(g.z * x.z));
+  }
+  const ConstraintToggles& on = settings.step.constraints;
+  const PositionBasedConstraintParams& pb = settings.positionBased;
+  for (uint32_t t = 0; t < model.tetCount(); ++t) {
+    const glm::uvec4 tet = model.tets[t];
+    const glm::vec3 x0(state.x[tet.x]);
+    const glm::mat3 Ds(glm::vec3(state.x[tet.y]) - x0, glm::vec3(state.x[tet.z]) - x0, glm::vec3(state.x[tet.w]) - x0);
+    const glm::dmat3 F = glm::dmat3(Ds) * glm::dmat3(model.DmInv[t]);
+    const glm::dmat3 Fabs = absMat(Ds) * absMat(model.DmInv[t]);
+    const double V0 = model.restVolume[t];
+    const Material& material = model.materials[model.tetBody[t]];
+    const NeoHookeanParameters nh = neoHookeanFromMaterial(material);
+    const LameParameters lame = lameFromYoungPoisson(material.youngsModulus, material.poissonRatio);
+    const double J = glm::determinant(F), Jabs = absDet(Fabs);
+    double term = 0.0, scale = 0.0;
+    if (on.neoHookean) {
+      // psi = a + b - c0 (neo_hookean.clh); c0 is bitwise the same on both sides.
+      const double mu = nh.mu, lambda = nh.lambda, gamma = 1.0 + mu / lambda;
+      double Ic = 0.0, IcAbs = 0.0;
+      for (int c = 0; c < 3; ++c) Ic += glm::dot(F[c], F[c]), IcAbs += glm::dot(Fabs[c], Fabs[c]);
+      const double dJ = J - gamma;
+      const double a = 0.5 * mu * (Ic - 3.0), c0 = 0.5 * mu * mu / lambda;
+      const double psi = a + 0.5 * lambda * dJ * dJ - c0;
+      term += V0 * psi;
+      scale += V0 * (0.5 * mu * (IcAbs + std::fabs(Ic - 3.0)) + squaredScale(0.5 * lambda, dJ, Jabs + std::fabs(dJ)) +
+                     std::fabs(a) + c0 + std::fabs(psi));
+    }
+    if (on.tetVolume) {
+      const double K = double(lame.lambda) + 2.0 * double(lame.mu) / 3.0;
+      term += 0.5 * K * V0 * (J - 1.0) * (J - 1.0);
+      scale += squaredScale(0.5 * K * V0, J - 1.0, Jabs + std::fabs(J - 1.0));
+    }
+    if (on.strainBased) {
+      for (int i = 0; i < 3; ++i) {
+        const double k = 0.5 * V0 * double(material.youngsModulus) * double(pb.stretchScale[i]);
+        const double c = glm::length(F[i]) - 1.0;
+        term += k * c * c;
+        scale += squaredScale(k, c, glm::length(Fabs[i]) + std::fabs(c));
+      }
+      static constexpr int kPairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+      for (int p = 0; p < 3; ++p) {
+        const glm::dvec3 fi = F[kPairs[p][0]], fj = F[kPairs[p][1]];
+        const double k = 0.5 * V0 * double(lame.mu) * double(pb.shearScale[p]);
+        const double c = glm::dot(fi, fj) / (glm::length(fi) * glm::length(fj));
+        const double cAbs = glm::dot(Fabs[kPairs[p][0]], Fabs[kPairs[p][1]]) / (glm::length(fi) * glm::length(fj));
+        term += k * c * c;
+        scale += squaredScale(k, c, cAbs + std::fabs(c));
+      }
+    }
+    out.tets.sumAbs += std::fabs(term);
+    out.tets.evalScale += scale;
+  }
+  if (on.edges) {
+    for (uint32_t e = 0; e < model.edgeCount(); ++e) {
+      const glm::uvec2 edge = model.edges[e];
+      const double k = edgeSpringStiffness(model.materials[model.vertexBody[edge.x]].youngsModulus,
+                                           model.edgeVolume[e], model.restLength[e]);
+      const double l = glm::length(glm::dvec3(glm::vec3(state.x[edge.x]) - glm::vec3(state.x[edge.y])));
+      const double c = l - double(model.restLength[e]);
+      out.edges.sumAbs += 0.5 * k * c * c;
+      out.edges.evalScale += squaredScale(0.5 * k, c, l + std::fabs(c));
+    }
+  }
+  return out;
+}
+
+double reductionFactor(const DeviceEnergy& energy, uint32_t count) {
+  return double(energy.itemsPerWorkItem(count)) - 1.0 + std::log2(double(energy.groupSize())) + 1.0;
+}
+
+// Compares a device report of `state` with computeEnergy, per component.
+void expectReportMatchesHost(const DeviceEnergy& energy, const SimModel& model, const SolverSettings& settings,
+                             const State& state, const EnergyReport& got, const char* what) {
+  const EnergyReport want = computeEnergy(model, settings, state);
+  const EnergyMagnitudes mag = magnitudes(model, settings, state);
+  const double u = kUnitRoundoff;
+  const double tolKinetic =
+      u * (kEval * mag.kinetic.evalScale + reductionFactor(energy, model.vertexCount()) * mag.kinetic.sumAbs);
+  const double tolPotential =
+      u * (kEval * mag.potential.evalScale + reductionFactor(energy, model.vertexCount()) * mag.potential.sumAbs);
+  const double tolElastic = u * (kEval * (mag.tets.evalScale + mag.edges.evalScale) +
+                                 reductionFactor(energy, model.tetCount()) * mag.tets.sumAbs +
+                                 reductionFactor(energy, model.edgeCount()) * mag.edges.sumAbs);
+  EXPECT_NEAR(got.kinetic, want.kinetic, tolKinetic);
+  EXPECT_NEAR(got.potential, want.potential, tolPotential);
+  EXPECT_NEAR(got.elastic, want.elastic, tolElastic);
+  // The bound must be able to fail: far below each component it checks.
+  EXPECT_LT(tolKinetic, 1e-2 * std::fabs(want.kinetic));
+  EXPECT_LT(tolPotential, 1e-2 * std::fabs(want.potential));
+  EXPECT_LT(tolElastic, 1e-2 * std::fabs(want.elastic));
+  std::printf("[ %s ] %u tets, L %u, k_tet %u: rel. error kinetic %.2e, potential %.2e, elastic %.2e (tol %.2e, %.2e, %.2e)\n",
+              what, model.tetCount(), energy.groupSize(), energy.itemsPerWorkItem(model.tetCount()),
+              std::fabs(got.kinetic - want.kinetic) / std::fabs(want.kinetic),
+              std::fabs(got.potential - want.potential) / std::fabs(want.potential),
+              std::fabs(got.elastic - want.elastic) / std::fabs(want.elastic), tolKinetic / std::fabs(want.kinetic),
+              tolPotential / std::fabs(want.potential), tolElastic / std::fabs(want.elastic));
+}
+
+// Uploads `state`, computes its device energy and compares it with the host's.
+void expectMatchesHost(const ClContext& ctx, const SimModel& model, const SolverSettings& settings,
+                       const State& state, const char* what) {
+  SCOPED_TRACE(what);
+  auto device = createDeviceState(ctx, model, state);
+  ASSERT_TRUE(device.ok()) << device.error().message;
+  auto energy = DeviceEnergy::create(ctx, model);
+  ASSERT_TRUE(energy.ok()) << energy.error().message;
+  Result<EnergyReport> got = energy->compute(ctx, *device, model, settings);
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  EXPECT_LE(energy->lastReadBytes(), size_t(3) * DeviceEnergy::kMaxGroups * sizeof(glm::vec4));
+  expectReportMatchesHost(*energy, model, settings, state, *got, what);
+}
+
+SimModel beamModel(glm::uvec3 cells) {
+  Material m;
+  m.youngsModulus = 2.0e6f;
+  m.poissonRatio = 0.35f;
+  BodyDesc body{makeBoxTetMesh(glm::vec3(0.0f, 0.5f, 0.0f), glm::vec3(1.0f, 0.1f, 0.1f), cells), m, "beam"};
+  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  EXPECT_TRUE(model.ok()) << model.error().message;
+  return model.ok() ? std::move(*model) : SimModel{};
+}
+
+// Bent (y += 0.3 x^2), stretched 15 % along x, squeezed 10 % across, twisted,
+// and moving with a smooth velocity field: strains of 10-30 %, far from rest.
+State deformedBeamState(const SimModel& model) {
+  State s = makeState(model);
+  for (uint32_t i = 0; i < model.vertexCount(); ++i) {
+    const glm::vec3 p = model.restPositions[i];
+    const float twist = 0.4f * p.x;
+    const float y = p.y - 0.55f, z = p.z - 0.05f;
+    const glm::vec3 q(1.15f * p.x, 0.55f + 0.9f * (std::cos(twist) * y - std::sin(twist) * z) + 0.3f * p.x * p.x,
+                      0.05f + 0.9f * (std::sin(twist) * y + std::cos(twist) * z));
+    s.x[i] = glm::vec4(q, s.x[i].w);
+    s.v[i] = glm::vec4(std::sin(3.0f * p.x), 0.5f - p.x, std::cos(7.0f * p.z), 0.0f);
+  }
+  return s;
+}
+
+TEST(DeviceEnergy, MatchesHostOnADeformedNeoHookeanBeam) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  const SimModel model = beamModel(glm::uvec3(20, 3, 3));
+  ASSERT_GT(model.tetCount(), 0u);
+  SolverSettings settings;
+  settings.step.constraints = ConstraintToggles{};  // Neo-Hookean only
+  expectMatchesHost(ctx, model, settings, deformedBeamState(model), "Neo-Hookean beam");
+}
+
+// Each of the other terms alone (so none hides behind a larger one), then all
+// together on a mesh big enough that every kernel hits the group cap and each
+// work-item adds several items in sequence.
+TEST(DeviceEnergy, MatchesHostForVolumeStrainAndEdgeTerms) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  const SimModel model = beamModel(glm::uvec3(48, 8, 8));
+  ASSERT_GT(model.tetCount(), 2u * DeviceEnergy::kMaxGroups * DeviceEnergy::kPreferredGroupSize);
+  const State state = deformedBeamState(model);
+  SolverSettings settings;
+  settings.positionBased.stretchScale = glm::vec3(1.0f, 0.5f, 2.0f);
+  settings.positionBased.shearScale = glm::vec3(0.7f, 1.3f, 0.9f);
+  settings.step.gravity = glm::vec3(0.5f, -9.81f, 0.2f);
+  ConstraintToggles off{};
+  off.neoHookean = false;
+  settings.step.constraints = off;
+  settings.step.constraints.tetVolume = true;
+  expectMatchesHost(ctx, model, settings, state, "tet volume");
+  settings.step.constraints = off;
+  settings.step.constraints.strainBased = true;
+  expectMatchesHost(ctx, model, settings, state, "strain based");
+  settings.step.constraints = off;
+  settings.step.constraints.edges = true;
+  expectMatchesHost(ctx, model, settings, state, "edges");
+  settings.step.constraints.neoHookean = settings.step.constraints.tetVolume = settings.step.constraints.strainBased =
+      true;
+  expectMatchesHost(ctx, model, settings, state, "all four");
+}
+
+// Three bodies of different materials (each its own mu, lambda, E and edge
+// stiffness) after a few CPU frames of falling and spinning, then each body
+// stretched / squashed about its centre (strains of 15-20 %: a body that has
+// only fallen is nearly at rest, where float Neo-Hookean energy is all
+// cancellation on the host as on the device).
+TEST(DeviceEnergy, MatchesHostOnAMovingMultiBodyScene) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  Material stiff{3.0e6f, 0.45f, 2000.0f, 0.0f}, soft{5.0e4f, 0.2f, 900.0f, 0.0f}, mid{4.0e5f, 0.3f, 1100.0f, 0.0f};
+  std::vector<BodyDesc> bodies;
+  bodies.push_back({makeBoxTetMesh(glm::vec3(-0.4f, 0.3f, -0.1f), glm::vec3(0.3f, 0.2f, 0.2f), glm::uvec3(6, 4, 4)),
+                    stiff, "brick"});
+  bodies.push_back({makeSphereTetMesh(glm::vec3(0.1f, 0.25f, 0.0f), 0.15f, 6), soft, "ball"});
+  bodies.push_back({makeTorusTetMesh(glm::vec3(0.5f, 0.3f, 0.0f), 0.15f, 0.06f, 16, 4), mid, "ring"});
+  auto built = buildSimModel(std::span<const BodyDesc>(bodies));
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  const SimModel& model = *built;
+  State state = makeState(model);
+  for (uint32_t i = 0; i < model.vertexCount(); ++i) {
+    const glm::vec3 p = model.restPositions[i];
+    // A spin about z plus a sideways throw, different per body.
+    const float w = 3.0f + float(model.vertexBody[i]);
+    state.v[i] = glm::vec4(-w * (p.y - 0.3f) + 0.5f, w * p.x, 0.2f, 0.0f);
+  }
+  SolverSettings settings;
+  settings.solver = SolverKind::Vbd;
+  settings.step.constraints.edges = true;  // Neo-Hookean and springs
+  auto solver = makeCpuSolver(settings.solver);
+  solver->reset(model, state);
+  StepDiagnostics diag;
+  for (int f = 0; f < 5; ++f) stepSimulation(model, settings, *solver, state, diag);
+  ASSERT_TRUE(diag.finite) << diag.problem;
+  std::vector<glm::dvec3> centre(model.materials.size(), glm::dvec3(0.0));
+  std::vector<double> count(model.materials.size(), 0.0);
+  for (uint32_t i = 0; i < model.vertexCount(); ++i) {
+    centre[model.vertexBody[i]] += glm::dvec3(glm::vec3(state.x[i]));
+    count[model.vertexBody[i]] += 1.0;
+  }
+  const glm::mat3 squash(glm::vec3(1.2f, 0.1f, 0.0f), glm::vec3(0.0f, 0.85f, 0.0f), glm::vec3(0.05f, 0.0f, 1.1f));
+  for (uint32_t i = 0; i < model.vertexCount(); ++i) {
+    const glm::vec3 c(centre[model.vertexBody[i]] / count[model.vertexBody[i]]);
+    state.x[i] = glm::vec4(c + squash * (glm::vec3(state.x[i]) - c), state.x[i].w);
+  }
+  expectMatchesHost(ctx, model, settings, state, "three bodies");
+}
+
+// A material edit between frames reaches the kernels (same object, no rebuild).
+TEST(DeviceEnergy, FollowsMaterialEdits) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  SimModel model = beamModel(glm::uvec3(20, 3, 3));
+  const State state = deformedBeamState(model);
+  SolverSettings settings;
+  settings.step.constraints.edges = true;
+  auto device = createDeviceState(ctx, model, state);
+  ASSERT_TRUE(device.ok()) << device.error().message;
+  auto energy = DeviceEnergy::create(ctx, model);
+  ASSERT_TRUE(energy.ok()) << energy.error().message;
+  Result<EnergyReport> before = energy->compute(ctx, *device, model, settings);
+  ASSERT_TRUE(before.ok()) << before.error().message;
+  model.materials[0].youngsModulus *= 3.0f;
+  model.materials[0].poissonRatio = 0.1f;
+  Result<EnergyReport> after = energy->compute(ctx, *device, model, settings);
+  ASSERT_TRUE(after.ok()) << after.error().message;
+  EXPECT_GT(after->elastic, 2.0 * before->elastic) << "the stiffer material did not reach the device";
+  expectReportMatchesHost(*energy, model, settings, state, *after, "after the edit");
+}
+
+}  // namespace
+}  // namespace tetlab
