@@ -37,6 +37,7 @@ enum VbdTerm : uint32_t {
   kVbdTermMouse = 8u,
   kVbdTermFriction = 16u,
   kVbdTermAccelerate = 32u,
+  kVbdTermBodyContacts = 64u,  // VBD only (AVBD treats body contacts as its own rows)
 };
 
 inline constexpr size_t kMaxMouseVertices = 8;  // uint8 / float8 kernel arguments

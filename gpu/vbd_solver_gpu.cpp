@@ -3,13 +3,18 @@
 //
 //   vbd_init_guess                                       "vbd.init"
 //   for iteration n = 1..N:
-//     for colour c:  [vbd_mouse_offset]                  "vbd.mouse"
+//     for colour c:  [vbd_snapshot_color]                "vbd.snapshot" (body contacts on)
+//                    [vbd_mouse_offset]                  "vbd.mouse"
 //                    vbd_solve_vertices_color            "vbd.solve.c<c>"
 //     [vbd_chebyshev with omega_n]                       "vbd.chebyshev"
 //
 // Solver-private device data (v^{t-1} for the adaptive guess, the two previous
-// Chebyshev iterates, the per-vertex contact flag) lives in this class, not in
+// Chebyshev iterates, the per-vertex contact flag, the body-contact partner
+// snapshot and the colour of each vertex) lives in this class, not in
 // DeviceState: a solver switch drops it with the solver. Nothing is read back.
+// Body contacts read DeviceState::bodyContacts as filled for the substep (by
+// the device detection, or uploaded by a test); with the toggle off nothing is
+// launched for them and the term bit is clear.
 #include "gpu/vbd_solver_gpu.h"
 
 #include <algorithm>
@@ -18,6 +23,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "core/sim/body_contacts.h"
 #include "gpu/cl_error.h"
 #include "gpu/kernel_program.h"
 #include "gpu/launch.h"
@@ -26,6 +32,8 @@
 namespace tetlab {
 
 namespace {
+
+static_assert(kMaxContactsPerVertex == 16, "VBD_BODY_CONTACT_K in shaders/cl/vbd_vertex.clh");
 
 class VbdSolverGpu final : public GpuSolver {
  public:
@@ -41,7 +49,7 @@ class VbdSolverGpu final : public GpuSolver {
     return program_.lastError();
   }
 
-  enum Kernel : size_t { kInitGuess, kMouseOffset, kSolve, kChebyshev };
+  enum Kernel : size_t { kInitGuess, kMouseOffset, kSolve, kChebyshev, kSnapshot };
 
  private:
   void registerStages(Profiler& profiler, const DeviceState& s);
@@ -53,9 +61,11 @@ class VbdSolverGpu final : public GpuSolver {
   VbdFamilyInputs inputs_;
   DeviceBuffer<glm::vec4> vLast_, chebyshevPrev1_, chebyshevPrev2_;
   DeviceBuffer<uint32_t> inContact_;
+  DeviceBuffer<glm::vec4> snapshot_;  // body contacts: x of the colour being solved at its start
+  DeviceBuffer<uint32_t> colorOf_;    // per vertex: its colour
   Attachment mouse_;
 
-  StageId stageInit_ = 0, stageMouse_ = 0, stageChebyshev_ = 0;
+  StageId stageInit_ = 0, stageMouse_ = 0, stageChebyshev_ = 0, stageSnapshot_ = 0;
   std::vector<StageId> stageColor_;
   Profiler* registeredWith_ = nullptr;
 };
@@ -67,7 +77,7 @@ Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceSt
   if (Status st = resetConstraintData(ctx, s, 0, 0, 0.0f); !st) return st;
   if (Status st = inputs_.reset(ctx, model); !st) return st;
   const size_t n = model.vertexCount();
-  for (auto* b : {&vLast_, &chebyshevPrev1_, &chebyshevPrev2_}) {
+  for (auto* b : {&vLast_, &chebyshevPrev1_, &chebyshevPrev2_, &snapshot_}) {
     auto r = DeviceBuffer<glm::vec4>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD per-vertex data");
     if (!r) return r.error();
     *b = std::move(*r);
@@ -75,6 +85,14 @@ Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceSt
   auto c = DeviceBuffer<uint32_t>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD inContact");
   if (!c) return c.error();
   inContact_ = std::move(*c);
+  std::vector<uint32_t> colorOf(n, 0u);
+  for (uint32_t color = 0; color < model.vertexColors.count(); ++color)
+    for (uint32_t k = model.vertexColors.begin(color); k < model.vertexColors.end(color); ++k)
+      colorOf[model.vertexColorOrder[k]] = color;
+  if (colorOf.empty()) colorOf.push_back(0u);  // OpenCL forbids empty buffers
+  auto co = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, colorOf, CL_MEM_READ_ONLY, "VBD colorOf");
+  if (!co) return co.error();
+  colorOf_ = std::move(*co);
   // v^{t-1} starts as the current v (the CPU reset does the same).
   cl_int e = vLast_.copyFrom(ctx.queue, s.v);
   if (e == CL_SUCCESS) e = chebyshevPrev1_.fill(ctx.queue, glm::vec4(0.0f));
@@ -86,6 +104,7 @@ Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceSt
 void VbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
   stageInit_ = profiler.addStage("vbd.init");
   stageMouse_ = profiler.addStage("vbd.mouse");
+  stageSnapshot_ = profiler.addStage("vbd.snapshot");
   stageColor_.clear();
   for (uint32_t c = 0; c < s.vertexColors.count(); ++c)
     stageColor_.push_back(profiler.addStage("vbd.solve.c" + std::to_string(c)));
@@ -103,7 +122,7 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
   const MouseArgs mouse = packMouse(mouse_, s.vertexCount);
   const uint32_t terms = (on.neoHookean ? kVbdTermNeoHookean : 0u) | (on.edges ? kVbdTermEdges : 0u) |
                          (on.collisions ? kVbdTermCollisions : 0u) | (mouse.active ? kVbdTermMouse : 0u) |
-                         (p.accelerate ? kVbdTermAccelerate : 0u);
+                         (p.accelerate ? kVbdTermAccelerate : 0u) | (on.bodyContacts ? kVbdTermBodyContacts : 0u);
   const size_t local = program_.localSize();
   const uint32_t n = s.vertexCount;
 
@@ -137,6 +156,13 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
   if (count == 0) return CL_SUCCESS;
   const bool snapshot = mouse.active && inputs_.needsMouseSnapshot(mouse, c);
   cl_int e = CL_SUCCESS;
+  const bool bodyContacts = (terms & kVbdTermBodyContacts) != 0;
+  if (bodyContacts) {
+    cl::Kernel& k = program_.kernel(kSnapshot);
+    e = setKernelArgs(k, begin, count, s.vertexColorOrder, s.x, snapshot_);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageSnapshot_));
+    if (e != CL_SUCCESS) return e;
+  }
   if (snapshot) {
     cl::Kernel& k = program_.kernel(kMouseOffset);
     e = setKernelArgs(k, s.x, mouse.ids, mouse.weights, mouse.target, mouse.slots, inputs_.mouseOffset);
@@ -146,12 +172,16 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
   const glm::vec4 solve(h, p.contactStiffness, p.contactThickness, p.frictionEpsilon);
   const glm::uvec4 options(terms, uint32_t(p.safeguard), mouse.slots, snapshot ? 1u : 0u);
   const glm::vec4 mouseParams(mouse_.stiffness, mouse_.maxForce, p.determinantThreshold, 0.0f);
+  // VBD Sec. 3.5 on body contacts: (kappa / h^2, eps_v h), as VbdSolver::solveSubstep computes them.
+  const glm::vec4 bodyContact(p.bodyContactStiffness / (h * h), p.frictionEpsilon * h, 0.0f, 0.0f);
+  const DeviceBodyContacts& bc = s.bodyContacts;
   cl::Kernel& k = program_.kernel(kSolve);
   e = setKernelArgs(k, begin, count, s.vertexColorOrder, s.x, s.xPrev, s.xInertial, s.tets, s.DmInv, s.restVolume,
                     s.tetBody, s.vertexTetsOffsets, s.vertexTetsItems, s.edges, s.restLength, s.vertexEdgesOffsets,
                     s.vertexEdgesItems, s.vertexBody, inputs_.bodies, inputs_.edgeStiffness, inputs_.ground,
                     inputs_.colliders, inputs_.colliderCounts, solve, options, mouse.ids, mouse.weights,
-                    mouse.target, mouseParams, inputs_.mouseOffset, inContact_);
+                    mouse.target, mouseParams, inputs_.mouseOffset, inContact_, c, bodyContact, snapshot_, colorOf_,
+                    bc.ids, bc.normal, bc.weights, bc.vertexCount, bc.vertexItems);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageColor_[c]));
   return e;
 }
@@ -161,7 +191,7 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
 Result<std::unique_ptr<GpuSolver>> makeVbdSolverGpu(const ClContext& ctx, const KernelSourceOptions& source) {
   auto program = KernelProgram::create(ctx, source, "cl/vbd.cl",
                                        {"vbd_init_guess", "vbd_mouse_offset", "vbd_solve_vertices_color",
-                                        "vbd_chebyshev"});
+                                        "vbd_chebyshev", "vbd_snapshot_color"});
   if (!program) return program.error();
   return std::unique_ptr<GpuSolver>(new VbdSolverGpu(std::move(*program)));
 }

@@ -4,6 +4,7 @@
 //   vbd_init_guess                          per vertex (VBD Sec. 3.7)
 //   for iteration:
 //     for vertex colour c:
+//       [vbd_snapshot_color (c)]            body contacts on: x of c's vertices for their partners
 //       [vbd_mouse_offset]                  only when c holds 2+ attached vertices
 //       vbd_solve_vertices_color (c)        per vertex of c: gather f_i, H_i, 3x3 Newton step
 //     [vbd_chebyshev]                       per vertex (VBD Sec. 3.8), when accelerate is on
@@ -40,11 +41,23 @@ __kernel void vbd_mouse_offset(__global const float4* x, const uint8 mouseIds, c
   mouseOffset[0] = (float4)(vbd_attachment_offset(x, mouseCount, mouseIds, mouseWeights, mouseTarget.xyz), 0.0f);
 }
 
+// snapshot[i] = x[i] for the vertices of colour [begin, begin + count): the
+// body contacts of this colour read same-colour partners from it (vbd_vertex.clh).
+__kernel void vbd_snapshot_color(const uint begin, const uint count, __global const uint* vertexColorOrder,
+                                 __global const float4* x, __global float4* snapshot) {
+  const uint k = get_global_id(0);
+  if (k >= count) return;
+  const uint i = vertexColorOrder[begin + k];
+  snapshot[i] = x[i];
+}
+
 // One Newton step per vertex of colour [begin, begin + count) of vertexColorOrder.
 //   solve   = (h, contactStiffness k_c, contactThickness, frictionEpsilon eps_v)
 //   options = (terms bits VBD_TERM_*, safeguard, mouse vertex count, 1: read mouseOffset[0])
 //   mouseParams = (stiffness, maxForce, determinantThreshold, 0)
-// inContact[i] = 1 when vertex i touched a collider (Chebyshev skips it).
+//   bodyContact = (kappa / h^2, eps_v h, 0, 0) with the VBD_TERM_BODY_CONTACTS bit: the
+//   body contacts (DeviceBodyContacts arrays), partners through snapshot / colorOf, colour `color`
+// inContact[i] = 1 when vertex i touched a collider or another body (Chebyshev skips it).
 __kernel void vbd_solve_vertices_color(
     const uint begin, const uint count, __global const uint* vertexColorOrder, __global float4* x,
     __global const float4* xPrev, __global const float4* xInertial, __global const uint4* tets,
@@ -55,7 +68,10 @@ __kernel void vbd_solve_vertices_color(
     __global const float* edgeStiffness, const float4 ground, __global const float4* colliders,
     const uint4 colliderCounts, const float4 solve, const uint4 options, const uint8 mouseIds,
     const float8 mouseWeights, const float4 mouseTarget, const float4 mouseParams,
-    __global const float4* mouseOffset, __global uint* inContact) {
+    __global const float4* mouseOffset, __global uint* inContact, const uint color, const float4 bodyContact,
+    __global const float4* snapshot, __global const uint* colorOf, __global const uint4* contactIds,
+    __global const float4* contactNormal, __global const float4* contactWeights,
+    __global const uint* contactVertexCount, __global const uint* contactVertexItems) {
   const uint k = get_global_id(0);
   if (k >= count) return;
   const uint i = vertexColorOrder[begin + k];
@@ -88,6 +104,9 @@ __kernel void vbd_solve_vertices_color(
     const float4 contact = (float4)(solve.y, solve.z, solve.w, h);
     touching = vbd_add_collider_contacts(xi, xPrev[i].xyz, contact, ground, colliders, colliderCounts, &s);
   }
+  if (terms & VBD_TERM_BODY_CONTACTS)
+    touching |= vbd_add_body_contacts(i, color, bodyContact, x, xPrev, snapshot, colorOf, contactIds, contactNormal,
+                                      contactWeights, contactVertexCount, contactVertexItems, &s);
   if (terms & VBD_TERM_ACCELERATE) inContact[i] = (uint)touching;
   const float threshold = safeguard == VBD_SAFEGUARD_DETERMINANT ? mouseParams.z : 0.0f;
   vbd_apply_step(x, i, xi, w, s, threshold);

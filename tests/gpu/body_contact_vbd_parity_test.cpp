@@ -1,0 +1,192 @@
+// GPU VBD body contacts (vbd_add_body_contacts in shaders/cl/vbd_vertex.clh,
+// gpu/vbd_solver_gpu.cpp) against the CPU reference (vbdAddBodyContacts in
+// core/cpu/vbd_terms.cpp) on contacts detected on the host and uploaded, so the
+// solver alone is compared: each substep both backends start from their own
+// state, the host predicts (xPrev = x, xInertial = x + h v + h^2 g) and detects
+// on it, the GPU gets the state and the contacts uploaded and runs one
+// GpuSolver::enqueueSubstep, the CPU runs solveSubstep. Both read contact
+// partners through the same per-colour snapshot rule (vbd_terms.h), so on a
+// device that rounds like the CPU (PoCL) they agree bit for bit; the bound
+// 1e-4 of the bodies' diagonal is the one of the other VBD parity tests
+// (vbd_parity_util.h: a builtin rounded ~8 ulp differently stays ~1e-6 over a
+// few substeps of a contracting solve).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "core/model/generators.h"
+#include "core/model/model_builder.h"
+#include "core/sim/body_contact_detection.h"
+#include "core/sim/solver.h"
+#include "core/sim/state_setup.h"
+#include "gpu/device_body_contacts.h"
+#include "gpu/device_state.h"
+#include "gpu/gpu_solver_factory.h"
+#include "gpu/profiler.h"
+#include "gpu_test_context.h"
+
+namespace tetlab {
+namespace {
+
+constexpr double kMaxRelativeError = 1e-4;
+
+// A soft 10 cm block 1 mm above a 30 x 10 x 30 cm slab (inside the 2 mm contact
+// thickness), moving down and sideways: penalty and friction are active at once.
+SimModel blockOnSlab() {
+  const Material soft{1e5f, 0.3f, 1000, 0.002f};
+  std::vector<BodyDesc> bodies{
+      {makeBoxTetMesh({-0.15f, 0.0f, -0.15f}, {0.3f, 0.1f, 0.3f}, {3, 1, 3}), soft, "slab"},
+      {makeBoxTetMesh({-0.05f, 0.101f, -0.05f}, glm::vec3(0.1f), {2, 2, 2}), soft, "block"}};
+  auto built = buildSimModel(std::span<const BodyDesc>(bodies.data(), bodies.size()));
+  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
+  return std::move(built).value();
+}
+
+void predict(const SolverSettings& s, float h, State& state) {
+  for (size_t i = 0; i < state.x.size(); ++i) {
+    const glm::vec4 x = state.x[i];
+    state.xPrev[i] = x;
+    state.xInertial[i] =
+        x.w > 0.0f ? glm::vec4(glm::vec3(x) + h * glm::vec3(state.v[i]) + (h * h) * s.step.gravity, x.w) : x;
+  }
+}
+
+void updateVelocity(float h, State& state) {
+  for (size_t i = 0; i < state.x.size(); ++i)
+    state.v[i] = glm::vec4((glm::vec3(state.x[i]) - glm::vec3(state.xPrev[i])) / h, 0.0f);
+}
+
+// Contacts whose vertices share a colour (the snapshot path), of all active ones.
+uint32_t sameColourContacts(const SimModel& model, const BodyContacts& c) {
+  std::vector<uint32_t> colorOf(model.vertexCount());
+  for (uint32_t col = 0; col < model.vertexColors.count(); ++col)
+    for (uint32_t k = model.vertexColors.begin(col); k < model.vertexColors.end(col); ++k)
+      colorOf[model.vertexColorOrder[k]] = col;
+  uint32_t n = 0;
+  for (const glm::uvec4& id : c.ids) {
+    if (id.x == kNoContact) continue;
+    const uint32_t p = colorOf[id.x];
+    n += (colorOf[id.y] == p || colorOf[id.z] == p || colorOf[id.w] == p) ? 1u : 0u;
+  }
+  return n;
+}
+
+TEST(BodyContactVbdParity, SubstepsOnHostDetectedContactsMatchTheCpu) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  const SimModel model = blockOnSlab();
+  SolverSettings s;
+  s.solver = SolverKind::Vbd;
+  s.step.iterations = 4;
+  s.bodyContacts.friction = 0.5f;
+  const float h = s.step.dt / float(s.step.substeps);
+
+  State start = makeState(model);
+  for (uint32_t i = 0; i < model.vertexCount(); ++i)
+    if (model.vertexBody[i] == 1) start.v[i] = glm::vec4(0.4f, -0.5f, 0.2f, 0.0f);
+
+  std::unique_ptr<Solver> cpu = makeCpuSolver(SolverKind::Vbd);
+  State cpuState = start;
+  cpu->reset(model, cpuState);
+  State gpuState = start;  // host copy of the device state between substeps
+  auto device = createDeviceState(ctx, model, gpuState);
+  ASSERT_TRUE(device.ok()) << device.error().message;
+  auto gpu = makeGpuSolver(SolverKind::Vbd, ctx, model, *device);
+  ASSERT_TRUE(gpu.ok()) << gpu.error().message;
+  Profiler profiler;
+  profiler.setEnabled(false);
+
+  uint32_t activeSeen = 0, sameColourSeen = 0;
+  double worst = 0.0, diagonal = 0.0, moved = 0.0;
+  for (int step = 0; step < 20; ++step) {
+    predict(s, h, cpuState);
+    detectBodyContacts(model, s.bodyContacts, cpuState);
+    StepDiagnostics diag;
+    cpu->solveSubstep(model, s, h, cpuState, diag);
+
+    predict(s, h, gpuState);
+    detectBodyContacts(model, s.bodyContacts, gpuState);
+    ASSERT_TRUE(uploadState(ctx, *device, gpuState).ok());
+    ASSERT_TRUE(uploadBodyContacts(ctx, gpuState.bodyContacts, device->bodyContacts).ok());
+    ASSERT_EQ((*gpu)->enqueueSubstep(ctx, s, h, *device, profiler), CL_SUCCESS);
+    std::vector<glm::vec4> x;
+    ASSERT_TRUE(downloadPositions(ctx, *device, x).ok());
+    gpuState.x = x;
+
+    activeSeen = std::max(activeSeen, cpuState.bodyContacts.active);
+    sameColourSeen = std::max(sameColourSeen, sameColourContacts(model, cpuState.bodyContacts));
+    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const glm::vec3 c(cpuState.x[i]);
+      lo = glm::min(lo, c);
+      hi = glm::max(hi, c);
+      worst = std::max(worst, double(glm::length(glm::vec3(x[i]) - c)));
+      moved = std::max(moved, double(glm::length(c - glm::vec3(start.x[i]))));
+      EXPECT_EQ(x[i].w, cpuState.x[i].w);
+    }
+    diagonal = glm::length(hi - lo);
+    updateVelocity(h, cpuState);
+    updateVelocity(h, gpuState);
+  }
+  std::printf("  body contacts: %u active (%u with a same-colour partner), max |dx| %.3g m, relative %.3g, "
+              "moved %.3g m\n",
+              activeSeen, sameColourSeen, worst, worst / diagonal, moved);
+  EXPECT_GT(activeSeen, 0u) << "no contact: the test is vacuous";
+  EXPECT_GT(sameColourSeen, 0u) << "the snapshot path is not exercised";
+  EXPECT_GT(moved, 1e-3) << "the scene did not move";
+  EXPECT_LT(worst / diagonal, kMaxRelativeError);
+}
+
+// With the toggle off the GPU solve ignores whatever contacts the arrays hold,
+// as the CPU does: the block sinks into the slab on both.
+TEST(BodyContactVbdParity, ToggleOffIgnoresUploadedContacts) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  const SimModel model = blockOnSlab();
+  SolverSettings s;
+  s.solver = SolverKind::Vbd;
+  const float h = s.step.dt / float(s.step.substeps);
+  State state = makeState(model);
+  for (uint32_t i = 0; i < model.vertexCount(); ++i)
+    if (model.vertexBody[i] == 1) state.v[i] = glm::vec4(0.0f, -1.0f, 0.0f, 0.0f);
+  predict(s, h, state);
+  detectBodyContacts(model, s.bodyContacts, state);
+  ASSERT_GT(state.bodyContacts.active, 0u);
+  s.step.constraints.bodyContacts = false;
+
+  State cpuState = state;
+  std::unique_ptr<Solver> cpu = makeCpuSolver(SolverKind::Vbd);
+  cpu->reset(model, cpuState);
+  StepDiagnostics diag;
+  cpu->solveSubstep(model, s, h, cpuState, diag);
+
+  State withContacts = state;
+  s.step.constraints.bodyContacts = true;
+  std::unique_ptr<Solver> cpuOn = makeCpuSolver(SolverKind::Vbd);
+  cpuOn->reset(model, withContacts);
+  cpuOn->solveSubstep(model, s, h, withContacts, diag);
+  s.step.constraints.bodyContacts = false;
+
+  auto device = createDeviceState(ctx, model, state);
+  ASSERT_TRUE(device.ok()) << device.error().message;
+  ASSERT_TRUE(uploadBodyContacts(ctx, state.bodyContacts, device->bodyContacts).ok());
+  auto gpu = makeGpuSolver(SolverKind::Vbd, ctx, model, *device);
+  ASSERT_TRUE(gpu.ok()) << gpu.error().message;
+  Profiler profiler;
+  profiler.setEnabled(false);
+  ASSERT_EQ((*gpu)->enqueueSubstep(ctx, s, h, *device, profiler), CL_SUCCESS);
+  std::vector<glm::vec4> x;
+  ASSERT_TRUE(downloadPositions(ctx, *device, x).ok());
+  double worst = 0.0, effect = 0.0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    worst = std::max(worst, double(glm::length(glm::vec3(x[i]) - glm::vec3(cpuState.x[i]))));
+    effect = std::max(effect, double(glm::length(glm::vec3(withContacts.x[i]) - glm::vec3(cpuState.x[i]))));
+  }
+  EXPECT_GT(effect, 1e-4) << "the contacts would have changed this substep";
+  EXPECT_LT(worst, kMaxRelativeError * 0.1) << "the GPU used the contacts with the toggle off";
+}
+
+}  // namespace
+}  // namespace tetlab
