@@ -25,8 +25,9 @@ Result<std::unique_ptr<PositionBasedGpu>> PositionBasedGpu::create(const ClConte
                                                                    ProjectionMode mode) {
   const bool xpbd = mode == ProjectionMode::Xpbd;
   const std::string p = xpbd ? "xpbd_" : "pbd_";
-  std::vector<std::string> names = {p + "solve_tets", p + "solve_edges", p + "tethers", p + "attachment",
-                                    p + "contacts"};
+  std::vector<std::string> names = {p + "solve_tets",          p + "solve_edges",         p + "tethers",
+                                    p + "attachment",          p + "contacts",            p + "body_contact_rows",
+                                    p + "body_contact_shares", p + "body_contact_apply"};
   if (!xpbd) names.insert(names.end(), {"pbd_jacobi_tets", "pbd_jacobi_edges", "pbd_jacobi_apply"});
   auto program = KernelProgram::create(ctx, source, xpbd ? "cl/xpbd.cl" : "cl/pbd.cl", std::move(names));
   if (!program) return program.error();
@@ -50,6 +51,16 @@ Status PositionBasedGpu::reset(const ClContext& ctx, const SimModel& model, Devi
     tetDelta_ = std::move(*td);
     edgeDelta_ = std::move(*ed);
   }
+  // Sized for the model (one row per surface vertex); at least one element so
+  // a model without a surface still gets valid buffers.
+  auto row = DeviceBuffer<glm::vec4>::create(ctx.context, std::max<size_t>(1, model.surfaceVertices.size()),
+                                             CL_MEM_READ_WRITE, "bodyContactRow");
+  auto share = DeviceBuffer<float>::create(ctx.context, std::max<size_t>(1, model.vertexCount()), CL_MEM_READ_WRITE,
+                                           "bodyContactShare");
+  if (!row) return row.error();
+  if (!share) return share.error();
+  bodyContactRow_ = std::move(*row);
+  bodyContactShare_ = std::move(*share);
   return refreshPins(ctx, s);
 }
 
@@ -127,6 +138,7 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
   stageJacobi_ = profiler.addStage("jacobi");
   stageTethers_ = profiler.addStage("tethers");
   stageAttachment_ = profiler.addStage("attachment");
+  stageBodyContacts_ = profiler.addStage("body contacts");
   stageContacts_ = profiler.addStage("collisions");
   registeredWith_ = &profiler;
 }
@@ -230,6 +242,11 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, 1, 0, profiler.record(stageAttachment_));
     if (e != CL_SUCCESS) return e;
   }
+  // Launch nothing when the toggle is off, or when detection cannot find any
+  // (one body without self collision: core/sim/body_contact_detection.cpp).
+  const bool anyBodyContact = model_->materials.size() > 1 || settings.bodyContacts.selfCollision;
+  if (f.bodyContacts && anyBodyContact && s.bodyContacts.slotCount > 0)
+    if ((e = enqueueBodyContacts(ctx, s, profiler)) != CL_SUCCESS) return e;
   if (f.collisions) {
     const GroundPlane& g = settings.colliders.ground;
     const glm::vec4 ground(g.enabled ? 1.0f : 0.0f, g.height, g.friction, settings.positionBased.contactOffset);
@@ -237,6 +254,26 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
     e = setKernelArgs(k, s.vertexCount, s.x, s.xPrev, ground, colliders_, colliderCounts_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageContacts_));
   }
+  return e;
+}
+
+cl_int PositionBasedGpu::enqueueBodyContacts(const ClContext& ctx, DeviceState& s, Profiler& profiler) {
+  static_assert(kMaxContactsPerVertex == 16, "PB_BODY_CONTACT_K in shaders/cl/body_contact_pb.clh");
+  DeviceBodyContacts& c = s.bodyContacts;
+  const size_t local = program_.localSize();
+  cl::Kernel& rows = program_.kernel(kBodyContactRows);
+  cl_int e = setKernelArgs(rows, c.slotCount, s.x, s.xPrev, c.ids, c.normal, c.weights, bodyContactRow_);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, rows, c.slotCount, local, profiler.record(stageBodyContacts_));
+  if (e != CL_SUCCESS) return e;
+  cl::Kernel& shares = program_.kernel(kBodyContactShares);
+  e = setKernelArgs(shares, s.vertexCount, s.x, c.weights, c.vertexCount, c.vertexItems, bodyContactRow_,
+                    bodyContactShare_);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, shares, s.vertexCount, local, profiler.record(stageBodyContacts_));
+  if (e != CL_SUCCESS) return e;
+  cl::Kernel& apply = program_.kernel(kBodyContactApply);
+  e = setKernelArgs(apply, s.vertexCount, s.x, c.ids, c.weights, c.vertexCount, c.vertexItems, bodyContactRow_,
+                    bodyContactShare_);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, apply, s.vertexCount, local, profiler.record(stageBodyContacts_));
   return e;
 }
 

@@ -5,7 +5,9 @@
 //   for iteration:
 //     Gauss-Seidel:  for tet colour: solve_tets  ;  for edge colour: solve_edges
 //     Jacobi (PBD):  jacobi_tets ; jacobi_edges ; jacobi_apply (per-vertex gather)
-//     tethers ; attachment (if the mouse is active) ; contacts
+//     tethers ; attachment (if the mouse is active)
+//     body contacts (toggle on, model can have any): body_contact_rows ; _shares ; _apply
+//     contacts (colliders)
 //
 // exactly the order of runProjectionIterations (core/cpu/constraints_projection.cpp).
 // Per-substep constants come from the CPU's own prepareProjection, so both
@@ -39,12 +41,25 @@ class PositionBasedGpu final : public GpuSolver {
   Status refreshPins(const ClContext& ctx, DeviceState& state);
 
  private:
-  enum Kernel : size_t { kTets, kEdges, kTethers, kAttachment, kContacts, kJacobiTets, kJacobiEdges, kJacobiApply };
+  enum Kernel : size_t {
+    kTets,
+    kEdges,
+    kTethers,
+    kAttachment,
+    kContacts,
+    kBodyContactRows,
+    kBodyContactShares,
+    kBodyContactApply,
+    kJacobiTets,
+    kJacobiEdges,
+    kJacobiApply
+  };
   PositionBasedGpu(KernelProgram program, ProjectionMode mode) : program_(std::move(program)), mode_(mode) {}
   Status uploadIfChanged(const ClContext& ctx, const SolverSettings& settings);
   Status uploadTethers(const ClContext& ctx, const std::vector<uint32_t>& anchor, const std::vector<float>& length);
   cl_int enqueueIteration(const ClContext& ctx, const SolverSettings& settings, uint32_t iteration, DeviceState& s,
                           Profiler& profiler);
+  cl_int enqueueBodyContacts(const ClContext& ctx, DeviceState& s, Profiler& profiler);
 
   KernelProgram program_;
   ProjectionMode mode_;
@@ -62,11 +77,14 @@ class PositionBasedGpu final : public GpuSolver {
   std::vector<glm::vec4> pinnedX_;  // x as read at the last reset/refreshPins (w = 0: pinned)
   std::vector<glm::vec4> scratch_;
   DeviceBuffer<glm::vec4> tetDelta_, edgeDelta_;  // PBD Jacobi
+  // Body-contact pass scratch (ProjectionContext::bodyContactRow / bodyContactShare).
+  DeviceBuffer<glm::vec4> bodyContactRow_;
+  DeviceBuffer<float> bodyContactShare_;
   Attachment mouse_;
 
   // Profiler stages, registered in reset().
   StageId stageInit_ = 0, stageEdges_ = 0, stageTethers_ = 0, stageAttachment_ = 0, stageContacts_ = 0,
-          stageJacobi_ = 0;
+          stageJacobi_ = 0, stageBodyContacts_ = 0;
   std::vector<StageId> stageTetColor_, stageEdgeColor_;
   Profiler* registeredWith_ = nullptr;
   void registerStages(Profiler& profiler, const DeviceState& s);

@@ -6,12 +6,13 @@
 // exactly the same way:
 //
 //   rows    per slot s:   r_s, W_s from x at the start of the pass      (W_s = 0: not acting)
-//   shares  per vertex v: S_v = sum_{acting items} |coeff|
+//   shares  per vertex v: t_v = w_v S_v,  S_v = sum_{acting items} |coeff|
 //   apply   per vertex v: x_v += w_v sum_items coeff relax_s r_s      (in item order)
 //
 // relax_s (one factor per row, so a row never creates momentum) bounds the
 // Jacobi iteration so it cannot overshoot; its derivation is in the .clh.
 #include <algorithm>
+#include <cmath>
 
 #include "core/cpu/constraints_projection.h"
 
@@ -58,13 +59,13 @@ void projectBodyContacts(ProjectionContext& ctx) {
     const uint32_t* items = &c.vertexItems[v * kMaxContactsPerVertex];
     for (uint32_t j = 0; j < c.vertexCount[v]; ++j) {
       const uint32_t s = items[j] >> 2u, role = items[j] & 3u;
-      if (row[s].w > 0.0f) S += clm::pb_body_contact_item_share(role, glm::vec3(c.weights[s]), x[v].w);
+      if (row[s].w > 0.0f) S += std::fabs(clm::body_contact_coeff(role, glm::vec3(c.weights[s])));
     }
-    share[v] = S;
+    share[v] = x[v].w * S;
   }
 
-  // Each vertex reads only row vectors, shares and inverse masses, so writing
-  // x in place here is the same as the device's separate apply launch.
+  // Each vertex reads only row vectors, shares and its own x, so writing x in
+  // place here is the same as the device's separate apply launch.
   for (size_t v = 0; v < x.size(); ++v) {
     if (!(share[v] > 0.0f)) continue;
     glm::vec3 d(0.0f);
@@ -75,8 +76,8 @@ void projectBodyContacts(ProjectionContext& ctx) {
       if (!(r.w > 0.0f)) continue;
       const glm::vec3 w(c.weights[s]);
       const glm::uvec4 id = c.ids[s];
-      const float relax = clm::pb_body_contact_relaxation(r.w, x[id.x].w, x[id.y].w, x[id.z].w, x[id.w].w,
-                                                          share[id.x], share[id.y], share[id.z], share[id.w], w);
+      const float relax =
+          clm::pb_body_contact_relaxation(r.w, share[id.x], share[id.y], share[id.z], share[id.w], w);
       d += (clm::body_contact_coeff(role, w) * relax) * glm::vec3(r);
     }
     x[v] += glm::vec4(x[v].w * d, 0.0f);

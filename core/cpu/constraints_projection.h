@@ -90,7 +90,7 @@ struct ProjectionContext {
   bool evaluateOnly = false;
   int iteration = 0;  // index of the current iteration within the substep
   // Body-contact pass scratch (sized on first use, kept: no allocation in the
-  // steady state): the row vector and W of each slot, the share S of each vertex.
+  // steady state): the row vector and W of each slot, t = w S of each vertex.
   std::vector<glm::vec4> bodyContactRow;
   std::vector<float> bodyContactShare;
 };

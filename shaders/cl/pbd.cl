@@ -1,7 +1,9 @@
 // Position Based Dynamics (Mueller et al. 2007) on the device: the shared
 // position-based kernels with PBD's stiffness-fraction step, plus the Jacobi
-// variant's gather (pbd_jacobi.clh). Host script: gpu/pbd_solver_gpu.cpp.
+// variant's gather (pbd_jacobi.clh) and the body-contact pass
+// (body_contact_pb.clh). Host script: gpu/position_based_gpu.cpp.
 #define PB_XPBD 0
 #define PB_KERNEL(name) pbd_##name
 #include "pb_projection.clh"
 #include "pbd_jacobi.clh"
+#include "body_contact_pb.clh"
