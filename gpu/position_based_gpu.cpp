@@ -138,7 +138,7 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
   stageJacobi_ = profiler.addStage("jacobi");
   stageTethers_ = profiler.addStage("tethers");
   stageAttachment_ = profiler.addStage("attachment");
-  stageBodyContacts_ = profiler.addStage("body contacts");
+  stageBodyContacts_ = profiler.addStage("body contact solve");  // "body contacts" is the detection
   stageContacts_ = profiler.addStage("collisions");
   registeredWith_ = &profiler;
 }

@@ -12,6 +12,13 @@
 // they differ only by float rounding; one substep is ~1e-7 of the size. The
 // scenes are taken at a substep where contacts act: the CPU runs the scene
 // until the predicted positions of a substep penetrate another body.
+//
+// The last test runs whole frames through OpenClSimulator (device detection,
+// gpu/body_contact_detection_gpu.h, then this pass) against the CPU stepper
+// with the same 1e-4 bound: detection picks the same rows from the same
+// positions, so the runs part only by rounding as long as no near-tie in the
+// choice of a contact triangle flips (body_contact_better's tolerance keeps
+// ties stable against a few ulp).
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -20,6 +27,7 @@
 
 #include "core/sim/body_contact_detection.h"
 #include "gpu/device_body_contacts.h"
+#include "gpu/opencl_simulator.h"
 #include "vbd_parity_util.h"
 
 #include "shaders/cl/common/compat_cpp.h"
@@ -127,7 +135,7 @@ SubstepResult compareOneSubstep(const ClContext& ctx, const SimModel& model, con
   EXPECT_EQ((*gpu)->enqueueSubstep(ctx, settings, h, *device, profiler), CL_SUCCESS);
   const StepStats stats = profiler.resolve();
   EXPECT_TRUE(stats.valid) << "profiling events of the substep";
-  if (const StageTime* t = stats.find("body contacts")) out.bodyContactLaunches = t->launches;
+  if (const StageTime* t = stats.find("body contact solve")) out.bodyContactLaunches = t->launches;
   State gpuState;
   EXPECT_TRUE(downloadState(ctx, *device, gpuState).ok());
 
@@ -250,6 +258,63 @@ TEST(BodyContactPositionBasedGpuParity, ToggleOffLaunchesNothing) {
     EXPECT_EQ(r.bodyContactLaunches, 0u);
     EXPECT_VBD_PARITY(r.cmp, 0.0, kMaxRelativeError);
     EXPECT_EQ(r.contactEffect, 0.0) << "the CPU with the toggle off is its own reference";
+  }
+}
+
+// BlockComesToRestOnAnotherBody (tests/cpu/body_contact_physics_test.cpp) for
+// 60 frames: the 10 cm block falls 2 cm onto the slab, lands and settles,
+// every frame with device detection; compared every 10 frames.
+TEST(BodyContactPositionBasedGpuParity, BlockComesToRestThroughOpenClSimulator) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  for (const Variant& v : kVariants) {
+    SCOPED_TRACE(v.name);
+    SolverSettings s;
+    s.solver = v.kind;
+    s.pbd.scheme = v.scheme;
+    const test::VbdScene scene = twoBoxes({-0.15f, 0.0f, -0.15f}, {0.3f, 0.1f, 0.3f}, {3, 1, 3},
+                                          {-0.05f, 0.12f, -0.05f}, glm::vec3(0.1f), {2, 2, 2});
+    auto cpu = makeCpuSolver(v.kind);
+    State cpuState = scene.state;
+    cpu->reset(scene.model, cpuState);
+    auto sim = OpenClSimulator::create(scene.model, scene.state, v.kind, ctx);
+    ASSERT_TRUE(sim.ok()) << sim.error().message;
+    test::VbdComparison cmp;
+    std::vector<glm::vec4> gpuX;
+    uint32_t contacts = 0;
+    double solveMs = 0.0, detectMs = 0.0, totalMs = 0.0;
+    std::printf("  %s: relative error every 10 frames:", v.name);
+    for (int f = 1; f <= 60; ++f) {
+      StepDiagnostics diag;
+      stepSimulation(scene.model, s, *cpu, cpuState, diag);
+      ASSERT_TRUE(diag.finite) << diag.problem;
+      contacts = std::max(contacts, diag.bodyContacts);
+      ASSERT_TRUE((*sim)->step(s).ok());
+      const StepStats t = (*sim)->takeTimings();  // device time per stage (printed, never asserted)
+      for (const StageTime& st : t.stages) {
+        if (st.name == "body contact solve") solveMs += st.ms;
+        if (st.name == "body contacts") detectMs += st.ms;
+      }
+      totalMs += t.totalMs;
+      if (f % 10 != 0) continue;
+      ASSERT_TRUE((*sim)->downloadPositions(gpuX).ok());
+      glm::vec3 lo(INFINITY), hi(-INFINITY);
+      cmp.maxError = 0.0;
+      for (size_t i = 0; i < cpuState.x.size(); ++i) {
+        const glm::vec3 c(cpuState.x[i]), g(gpuX[i]);
+        lo = glm::min(lo, c);
+        hi = glm::max(hi, c);
+        cmp.maxError = std::max(cmp.maxError, double(glm::length(g - c)));
+        cmp.maxDisplacement = std::max(cmp.maxDisplacement, double(glm::length(c - glm::vec3(scene.state.x[i]))));
+      }
+      cmp.diagonal = glm::length(hi - lo);
+      std::printf(" %.2g", cmp.relative());
+    }
+    std::printf(" (%u contacts)\n  device time per frame: %.3f ms, of which detection %.3f ms, contact pass %.3f ms\n",
+                contacts, totalMs / 60.0, detectMs / 60.0, solveMs / 60.0);
+    auto bad = (*sim)->readBadVertex();
+    cmp.finite = bad.ok() && *bad == -1;
+    EXPECT_GT(contacts, 0u);
+    EXPECT_VBD_PARITY(cmp, 0.015, kMaxRelativeError);  // the block fell the 2 cm gap (less the thickness)
   }
 }
 
