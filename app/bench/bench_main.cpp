@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   BenchConfig config;
   bool stages = false;
   DeviceChoice cli;
-  app.add_option("--scenes", scenes, "comma list of beam, drop, hang or mesh:FILE.obj");
+  app.add_option("--scenes", scenes, "comma list of beam, drop, hang, contacts (8 spheres in contact) or mesh:FILE.obj");
   app.add_option("--solvers", solvers, "comma list of pbd, xpbd, vbd, avbd");
   app.add_option("--backends", backends, "comma list of cpu, opencl");
   app.add_option("--frames", config.frames, "timed frames per case")->check(CLI::Range(1, 100000));
@@ -143,6 +143,17 @@ int main(int argc, char** argv) {
     if (!header) std::printf("\nratio opencl/cpu of the medians (< 1: OpenCL faster)\n");
     header = true;
     std::printf("%-8s %-5s %8.3f\n", key.first.c_str(), solverName(key.second), p.second / p.first);
+  }
+
+  // Body-contact detection alone (CPU wall time, OpenCL device time), where it ran.
+  header = false;
+  for (const BenchResult& r : results) {
+    const double ms = r.ok && r.bodies > 1 ? stageMedianMs(r, "body contacts") : -1.0;
+    if (ms < 0.0) continue;
+    if (!header) std::printf("\nbody-contact detection, median ms per frame (all substeps) and contacts found\n");
+    header = true;
+    std::printf("%-8s %-5s %-7s %10.3f ms of %10.2f ms  %6u contacts\n", r.scene.c_str(), solverName(r.solver),
+                backendName(r.backend), ms, r.medianMs, r.bodyContacts);
   }
   return anyFailed ? 3 : 0;
 }

@@ -7,6 +7,8 @@
 #include <map>
 
 #include "core/cpu/xpbd_solver.h"
+#include "core/model/generators.h"
+#include "core/model/model_builder.h"
 #include "core/sim/mesh_scene.h"
 #include "core/sim/solver.h"
 #include "core/sim/stepper.h"
@@ -50,12 +52,34 @@ void summarize(std::vector<double> frameMs, BenchResult& out) {
   out.p90Ms = quantile(std::move(frameMs), 0.9);
 }
 
+// 2 x 2 x 2 spheres 1 cm apart (within the default 2 cm search radius), the
+// lower layer 1 mm above the ground: they settle onto each other, so contacts
+// are found in every substep from the first.
+Result<Scene> makeContactsScene(const BenchConfig& config) {
+  const float radius = 0.1f, gap = 0.01f;
+  std::vector<BodyDesc> bodies;
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec3 c((2.0f * radius + gap) * float(i % 2), radius + 0.001f + (2.0f * radius + gap) * float(i / 4),
+                      (2.0f * radius + gap) * float((i / 2) % 2));
+    bodies.push_back(BodyDesc{makeSphereTetMesh(c, radius, 4 * config.cellsThick), presetDefaultMaterial("drop"),
+                              "sphere" + std::to_string(i)});
+  }
+  auto model = buildSimModel(std::span<const BodyDesc>(bodies.data(), bodies.size()));
+  if (!model) return Error{"bench scene 'contacts': " + model.error().message};
+  Scene scene;
+  scene.name = "contacts";
+  scene.model = std::move(model).value();
+  return scene;
+}
+
 void runCpu(const Scene& scene, const SolverSettings& settings, const BenchConfig& config, BenchResult& out) {
   State state = makeSceneState(scene);
   std::unique_ptr<Solver> solver = makeCpuSolver(settings.solver);
   solver->reset(scene.model, state);
   std::vector<double> frameMs;
   frameMs.reserve(size_t(config.frames));
+  const char* stageNames[] = {"predict", "body contacts", "solve", "velocity"};
+  std::vector<double> stageMs[4];
   StepDiagnostics diag;
   for (int f = 0; f < config.warmup + config.frames; ++f) {
     const Clock::time_point t0 = Clock::now();
@@ -65,9 +89,15 @@ void runCpu(const Scene& scene, const SolverSettings& settings, const BenchConfi
       out.error = "blew up at frame " + std::to_string(f + 1) + ": " + diag.problem;
       return;
     }
-    if (f >= config.warmup) frameMs.push_back(ms);
+    if (f < config.warmup) continue;
+    frameMs.push_back(ms);
+    const double stageFrame[4] = {diag.stages.predictMs, diag.stages.contactsMs, diag.stages.solveMs,
+                                  diag.stages.velocityMs};
+    for (int k = 0; k < 4; ++k) stageMs[k].push_back(stageFrame[k]);
   }
   summarize(std::move(frameMs), out);
+  for (int k = 0; k < 4; ++k) out.stages.push_back({stageNames[k], quantile(stageMs[k], 0.5)});
+  out.bodyContacts = diag.bodyContacts;
   out.ok = true;
 }
 
@@ -113,6 +143,7 @@ void runOpenCl(const Scene& scene, const SolverSettings& settings, const BenchCo
   }
   summarize(std::move(frameMs), out);
   for (const std::string& name : stageOrder) out.stages.push_back({name, quantile(stageMs[name], 0.5)});
+  out.bodyContacts = (*sim)->bodyContactStats().active;  // refreshed by readBadVertex
   out.ok = true;
 }
 
@@ -129,7 +160,14 @@ double quantile(std::vector<double> samples, double q) {
   return samples[lo] + (pos - double(lo)) * (samples[hi] - samples[lo]);
 }
 
+double stageMedianMs(const BenchResult& r, const std::string& name) {
+  for (const StageMedian& s : r.stages)
+    if (s.name == name) return s.ms;
+  return -1.0;
+}
+
 Result<Scene> makeBenchScene(const std::string& name, const BenchConfig& config) {
+  if (name == "contacts") return makeContactsScene(config);
   const std::string meshPrefix = "mesh:";
   if (name.rfind(meshPrefix, 0) == 0) {
     MeshSceneOptions options;
@@ -149,6 +187,7 @@ BenchResult runBenchCase(const Scene& scene, SolverKind solver, BenchBackend bac
   out.scene = scene.name;
   out.vertices = scene.model.vertexCount();
   out.tets = scene.model.tetCount();
+  out.bodies = uint32_t(scene.model.materials.size());
   out.solver = solver;
   out.backend = backend;
   const SolverSettings settings = settingsFor(scene, solver, config);

@@ -4,9 +4,12 @@
 // Performance is measured here, never asserted in tests.
 //
 //   for case:  build scene ─► warm-up frames (kernels built, caches warm) ─► timed frames
-//              CPU:    wall time of stepSimulation
+//              CPU:    wall time of stepSimulation, and its per-stage wall
+//                      times (StepDiagnostics::stages, median over frames)
 //              OpenCL: wall time of step() + finish(), and per-stage device
 //                      times from profiling events (median over frames)
+// Both name body-contact detection "body contacts", so the "contacts" scene
+// (8 spheres resting on each other) compares the two detections directly.
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,7 +39,7 @@ struct StageMedian {
 
 struct BenchResult {
   std::string scene;
-  uint32_t vertices = 0, tets = 0;
+  uint32_t vertices = 0, tets = 0, bodies = 0;
   SolverKind solver = SolverKind::Xpbd;
   BenchBackend backend = BenchBackend::Cpu;
   int substeps = 0, iterations = 0;
@@ -44,10 +47,16 @@ struct BenchResult {
   std::string error;       // why the case did not run, or where it blew up
   double medianMs = 0.0;   // per frame, wall clock
   double p10Ms = 0.0, p90Ms = 0.0;
-  std::vector<StageMedian> stages;  // OpenCL only
+  std::vector<StageMedian> stages;  // per frame, summed over substeps (CPU: wall, OpenCL: device time)
+  uint32_t bodyContacts = 0;        // contacts of the last substep of the last frame
 };
 
-// Scenes: the presets (beam, drop, hang) or "mesh:PATH" for an OBJ.
+// Median per-frame time of a stage, or a negative value when the case has none.
+double stageMedianMs(const BenchResult& r, const std::string& name);
+
+// Scenes: the presets (beam, drop, hang), "contacts" (8 spheres of radius
+// 0.1 m, 4 N cells across, 2 x 2 x 2 with 1 cm gaps, on the ground: body
+// contacts in every substep) or "mesh:PATH" for an OBJ.
 Result<Scene> makeBenchScene(const std::string& name, const BenchConfig& config);
 
 // `ctx` is needed for the OpenCL backend (nullptr: the case reports why).

@@ -260,7 +260,7 @@ struct BcBest {
 // The narrow phase of one (vertex, triangle) pair, as in detectBodyContacts.
 static inline void bc_consider(uint t, uint p, uint body, float3 yp, __global const float4* y,
                                __global const uint4* tris, __global const float4* rest, float minSelfRest,
-                               uint selfCollision, float tieTolerance, struct BcBest* best) {
+                               uint selfCollision, float tieTolerance, float rejectDist2, struct BcBest* best) {
   const uint4 tri = tris[t];
   if (tri.w == body) {
     if (!selfCollision || tri.x == p || tri.y == p || tri.z == p) return;
@@ -270,6 +270,11 @@ static inline void bc_consider(uint t, uint p, uint body, float3 yp, __global co
       return;
   }
   const float3 ya = y[tri.x].xyz, yb = y[tri.y].xyz, yc = y[tri.z].xyz;
+  // Broad-phase filter, not part of the rule: a triangle whose bounding box is
+  // farther than 1.5 r can never be chosen (candidates lie within r plus the
+  // tie tolerance, 1e-4 r, far above the rounding of either distance).
+  const float3 outside = fmax(fmax(fmin(ya, fmin(yb, yc)) - yp, yp - fmax(ya, fmax(yb, yc))), (float3)(0.0f));
+  if (dot(outside, outside) > rejectDist2) return;
   const float3 w = closest_point_triangle_weights(yp, ya, yb, yc);
   const float3 c = cross(yb - ya, yc - ya);
   const float len = bc_len(c);
@@ -333,15 +338,16 @@ __kernel void bc_query(__global const float4* y, __global const uint* vertexBody
   best.w = (float3)(0.0f);
   best.n = (float3)(0.0f);
   const float minSelfRest = 2.0f * r;
+  const float rejectDist2 = (1.5f * r) * (1.5f * r);
   if (flags != 0u) {
     for (uint t = 0; t < triCount; ++t)
-      bc_consider(t, p, body, yp, y, tris, rest, minSelfRest, selfCollision, params.w, &best);
+      bc_consider(t, p, body, yp, y, tris, rest, minSelfRest, selfCollision, params.w, rejectDist2, &best);
   } else {
     const int3 cell = convert_int3(floor(yp * grid[1]));
     const uint b = bc_hash(cell.x, cell.y, cell.z) & tableMask;
     const uint begin = b > 0u ? buckets[b - 1] : 0u, end = buckets[b];
     for (uint k = begin; k < end; ++k)
-      bc_consider(entries[k], p, body, yp, y, tris, rest, minSelfRest, selfCollision, params.w, &best);
+      bc_consider(entries[k], p, body, yp, y, tris, rest, minSelfRest, selfCollision, params.w, rejectDist2, &best);
   }
   if (best.tri == BC_NO_CONTACT) return;
   const uint4 tri = tris[best.tri];
