@@ -3,7 +3,7 @@
 //
 //   vbd_init_guess                                       "vbd.init"
 //   for iteration n = 1..N:
-//     for colour c:  [vbd_snapshot_color]                "vbd.snapshot" (body contacts on)
+//     for colour c:  [vbd_snapshot_color]                "vbd.snapshot" (body contacts on, 1 colour)
 //                    [vbd_mouse_offset]                  "vbd.mouse"
 //                    vbd_solve_vertices_color            "vbd.solve.c<c>"
 //     [vbd_chebyshev with omega_n]                       "vbd.chebyshev"
@@ -129,8 +129,9 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
   // VBD Sec. 3.7: the initial guess (|g| from the host, as vbdInitialGuess computes it).
   const glm::vec4 gravity(settings.step.gravity, glm::length(settings.step.gravity));
   cl::Kernel& init = program_.kernel(kInitGuess);
+  const uint32_t takeSnapshot = (terms & kVbdTermBodyContacts) ? 1u : 0u;
   cl_int e = setKernelArgs(init, n, s.x, s.v, vLast_, chebyshevPrev1_, gravity, h, uint32_t(p.initialGuess),
-                           uint32_t(p.accelerate ? 1u : 0u));
+                           uint32_t(p.accelerate ? 1u : 0u), snapshot_, takeSnapshot);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, local, profiler.record(stageInit_));
 
   const int iterations = std::max(settings.step.iterations, 1);
@@ -141,7 +142,8 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
     if (p.accelerate && e == CL_SUCCESS) {
       omega = chebyshevOmega(it, p.chebyshevRho, omega);  // VBD Sec. 3.8
       cl::Kernel& k = program_.kernel(kChebyshev);
-      e = setKernelArgs(k, n, s.x, chebyshevPrev1_, chebyshevPrev2_, inContact_, omega, uint32_t(it >= 2 ? 1u : 0u));
+      e = setKernelArgs(k, n, s.x, chebyshevPrev1_, chebyshevPrev2_, inContact_, omega, uint32_t(it >= 2 ? 1u : 0u),
+                        snapshot_, takeSnapshot);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, local, profiler.record(stageChebyshev_));
     }
   }
@@ -153,11 +155,20 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
   const VbdParams& p = settings.vbd;
   const size_t local = program_.localSize();
   const uint32_t begin = s.vertexColors.begin(c), count = s.vertexColors.end(c) - begin;
-  if (count == 0) return CL_SUCCESS;
+  // Body contacts: this launch refreshes the partner snapshot of the next colour
+  // (vbd.cl); a single-colour model copies its own colour in a launch before.
+  const bool bodyContacts = (terms & kVbdTermBodyContacts) != 0;
+  const uint32_t colors = s.vertexColors.count();
+  const bool ownSnapshot = bodyContacts && colors < 2;
+  const uint32_t nextColor = (c + 1) % colors;
+  const glm::uvec2 next = bodyContacts && !ownSnapshot
+                              ? glm::uvec2(s.vertexColors.begin(nextColor),
+                                           s.vertexColors.end(nextColor) - s.vertexColors.begin(nextColor))
+                              : glm::uvec2(0u);
+  if (count == 0 && next.y == 0) return CL_SUCCESS;
   const bool snapshot = mouse.active && inputs_.needsMouseSnapshot(mouse, c);
   cl_int e = CL_SUCCESS;
-  const bool bodyContacts = (terms & kVbdTermBodyContacts) != 0;
-  if (bodyContacts) {
+  if (ownSnapshot) {
     cl::Kernel& k = program_.kernel(kSnapshot);
     e = setKernelArgs(k, begin, count, s.vertexColorOrder, s.x, snapshot_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageSnapshot_));
@@ -180,9 +191,9 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
                     s.tetBody, s.vertexTetsOffsets, s.vertexTetsItems, s.edges, s.restLength, s.vertexEdgesOffsets,
                     s.vertexEdgesItems, s.vertexBody, inputs_.bodies, inputs_.edgeStiffness, inputs_.ground,
                     inputs_.colliders, inputs_.colliderCounts, solve, options, mouse.ids, mouse.weights,
-                    mouse.target, mouseParams, inputs_.mouseOffset, inContact_, c, bodyContact, snapshot_, colorOf_,
-                    bc.ids, bc.normal, bc.weights, bc.vertexCount, bc.vertexItems);
-  if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageColor_[c]));
+                    mouse.target, mouseParams, inputs_.mouseOffset, inContact_, c, bodyContact, next, snapshot_,
+                    colorOf_, bc.ids, bc.normal, bc.weights, bc.vertexCount, bc.vertexItems);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, std::max(count, next.y), local, profiler.record(stageColor_[c]));
   return e;
 }
 

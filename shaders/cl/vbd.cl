@@ -4,13 +4,23 @@
 //   vbd_init_guess                          per vertex (VBD Sec. 3.7)
 //   for iteration:
 //     for vertex colour c:
-//       [vbd_snapshot_color (c)]            body contacts on: x of c's vertices for their partners
 //       [vbd_mouse_offset]                  only when c holds 2+ attached vertices
-//       vbd_solve_vertices_color (c)        per vertex of c: gather f_i, H_i, 3x3 Newton step
+//       vbd_solve_vertices_color (c)        per vertex of c: gather f_i, H_i, 3x3 Newton step;
+//                                           body contacts on: also copies x of colour c+1's
+//                                           vertices into the partner snapshot (below)
 //     [vbd_chebyshev]                       per vertex (VBD Sec. 3.8), when accelerate is on
 //
 // Contacts are penalty terms evaluated at the current iterate inside the solve,
 // so there is no separate collision pass. Nothing is read back.
+//
+// Body contacts read a partner of the colour being solved from `snapshot`,
+// which must hold x of that colour's vertices as at the start of the colour
+// (vbd_vertex.clh). Those vertices change only in their own colour's solve,
+// the initial guess and the Chebyshev step, so the snapshot is refreshed
+// without launches of its own: vbd_init_guess and vbd_chebyshev copy every
+// vertex, and the solve of colour c copies colour c + 1 (which that launch
+// does not write; the last colour copies colour 0 for the next iteration).
+// vbd_snapshot_color is the separate copy for a model with a single colour.
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "vbd_vertex.clh"
@@ -19,7 +29,8 @@
 // adaptive guess; chebyshevPrev1 = x^(0) when acceleration is on.
 __kernel void vbd_init_guess(const uint count, __global float4* x, __global const float4* v,
                              __global float4* vLast, __global float4* chebyshevPrev1, const float4 gravity,
-                             const float h, const uint mode, const uint accelerate) {
+                             const float h, const uint mode, const uint accelerate, __global float4* snapshot,
+                             const uint takeSnapshot) {
   const uint i = get_global_id(0);
   if (i >= count) return;
   float4 p = x[i];
@@ -30,6 +41,7 @@ __kernel void vbd_init_guess(const uint count, __global float4* x, __global cons
   }
   vLast[i] = (float4)(vi, 0.0f);
   if (accelerate) chebyshevPrev1[i] = (float4)(p.xyz, 0.0f);
+  if (takeSnapshot) snapshot[i] = p;
 }
 
 // mouseOffset[0] = sum_j w_j x_j - target before a colour that holds several
@@ -56,7 +68,9 @@ __kernel void vbd_snapshot_color(const uint begin, const uint count, __global co
 //   options = (terms bits VBD_TERM_*, safeguard, mouse vertex count, 1: read mouseOffset[0])
 //   mouseParams = (stiffness, maxForce, determinantThreshold, 0)
 //   bodyContact = (kappa / h^2, eps_v h, 0, 0) with the VBD_TERM_BODY_CONTACTS bit: the
-//   body contacts (DeviceBodyContacts arrays), partners through snapshot / colorOf, colour `color`
+//   body contacts (DeviceBodyContacts arrays), partners through snapshot / colorOf, colour `color`;
+//   next = (begin, count) of the colour whose snapshot this launch refreshes (count 0: none);
+//   the launch covers max(count, next count) work-items
 // inContact[i] = 1 when vertex i touched a collider or another body (Chebyshev skips it).
 __kernel void vbd_solve_vertices_color(
     const uint begin, const uint count, __global const uint* vertexColorOrder, __global float4* x,
@@ -69,10 +83,14 @@ __kernel void vbd_solve_vertices_color(
     const uint4 colliderCounts, const float4 solve, const uint4 options, const uint8 mouseIds,
     const float8 mouseWeights, const float4 mouseTarget, const float4 mouseParams,
     __global const float4* mouseOffset, __global uint* inContact, const uint color, const float4 bodyContact,
-    __global const float4* snapshot, __global const uint* colorOf, __global const uint4* contactIds,
+    const uint2 next, __global float4* snapshot, __global const uint* colorOf, __global const uint4* contactIds,
     __global const float4* contactNormal, __global const float4* contactWeights,
     __global const uint* contactVertexCount, __global const uint* contactVertexItems) {
   const uint k = get_global_id(0);
+  if (k < next.y) {
+    const uint j = vertexColorOrder[next.x + k];
+    snapshot[j] = x[j];
+  }
   if (k >= count) return;
   const uint i = vertexColorOrder[begin + k];
   const float4 p = x[i];
@@ -116,7 +134,7 @@ __kernel void vbd_solve_vertices_color(
 //   x^(n) = omega_n (x_bar^(n) - x^(n-2)) + x^(n-2)   for n >= 2, free vertices not in contact.
 __kernel void vbd_chebyshev(const uint count, __global float4* x, __global float4* chebyshevPrev1,
                             __global float4* chebyshevPrev2, __global const uint* inContact, const float omega,
-                            const uint apply) {
+                            const uint apply, __global float4* snapshot, const uint takeSnapshot) {
   const uint i = get_global_id(0);
   if (i >= count) return;
   const float4 p = x[i];
@@ -128,4 +146,5 @@ __kernel void vbd_chebyshev(const uint count, __global float4* x, __global float
   }
   chebyshevPrev2[i] = chebyshevPrev1[i];
   chebyshevPrev1[i] = (float4)(xi, 0.0f);
+  if (takeSnapshot) snapshot[i] = (float4)(xi, p.w);
 }

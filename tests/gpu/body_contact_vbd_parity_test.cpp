@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -23,9 +24,11 @@
 #include "core/sim/body_contact_detection.h"
 #include "core/sim/solver.h"
 #include "core/sim/state_setup.h"
+#include "core/sim/stepper.h"
 #include "gpu/device_body_contacts.h"
 #include "gpu/device_state.h"
 #include "gpu/gpu_solver_factory.h"
+#include "gpu/opencl_simulator.h"
 #include "gpu/profiler.h"
 #include "gpu_test_context.h"
 
@@ -33,6 +36,17 @@ namespace tetlab {
 namespace {
 
 constexpr double kMaxRelativeError = 1e-4;
+
+const Material kSoft{1e5f, 0.3f, 1000, 0};  // the bodies of tests/cpu/body_contact_physics_test.cpp
+
+SimModel twoBoxes(glm::vec3 minA, glm::vec3 sizeA, glm::uvec3 cellsA, glm::vec3 minB, glm::vec3 sizeB,
+                  glm::uvec3 cellsB) {
+  std::vector<BodyDesc> bodies{{makeBoxTetMesh(minA, sizeA, cellsA), kSoft, "a"},
+                               {makeBoxTetMesh(minB, sizeB, cellsB), kSoft, "b"}};
+  auto built = buildSimModel(std::span<const BodyDesc>(bodies.data(), bodies.size()));
+  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
+  return std::move(built).value();
+}
 
 // A soft 10 cm block 1 mm above a 30 x 10 x 30 cm slab (inside the 2 mm contact
 // thickness), moving down and sideways: penalty and friction are active at once.
@@ -75,12 +89,15 @@ uint32_t sameColourContacts(const SimModel& model, const BodyContacts& c) {
   return n;
 }
 
-TEST(BodyContactVbdParity, SubstepsOnHostDetectedContactsMatchTheCpu) {
-  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+// Chebyshev over-relaxation (VBD Sec. 3.8) moves every vertex between
+// iterations, so it also refreshes the device's partner snapshot (vbd.cl):
+// both settings are compared.
+void compareSubsteps(const ClContext& ctx, bool accelerate) {
   const SimModel model = blockOnSlab();
   SolverSettings s;
   s.solver = SolverKind::Vbd;
   s.step.iterations = 4;
+  s.vbd.accelerate = accelerate;
   s.bodyContacts.friction = 0.5f;
   const float h = s.step.dt / float(s.step.substeps);
 
@@ -114,6 +131,7 @@ TEST(BodyContactVbdParity, SubstepsOnHostDetectedContactsMatchTheCpu) {
     ASSERT_EQ((*gpu)->enqueueSubstep(ctx, s, h, *device, profiler), CL_SUCCESS);
     std::vector<glm::vec4> x;
     ASSERT_TRUE(downloadPositions(ctx, *device, x).ok());
+    ASSERT_EQ(x.size(), cpuState.x.size());
     gpuState.x = x;
 
     activeSeen = std::max(activeSeen, cpuState.bodyContacts.active);
@@ -138,6 +156,16 @@ TEST(BodyContactVbdParity, SubstepsOnHostDetectedContactsMatchTheCpu) {
   EXPECT_GT(sameColourSeen, 0u) << "the snapshot path is not exercised";
   EXPECT_GT(moved, 1e-3) << "the scene did not move";
   EXPECT_LT(worst / diagonal, kMaxRelativeError);
+}
+
+TEST(BodyContactVbdParity, SubstepsOnHostDetectedContactsMatchTheCpu) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  compareSubsteps(ctx, false);
+}
+
+TEST(BodyContactVbdParity, SubstepsWithChebyshevAccelerationMatchTheCpu) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  compareSubsteps(ctx, true);
 }
 
 // With the toggle off the GPU solve ignores whatever contacts the arrays hold,
@@ -186,6 +214,84 @@ TEST(BodyContactVbdParity, ToggleOffIgnoresUploadedContacts) {
   }
   EXPECT_GT(effect, 1e-4) << "the contacts would have changed this substep";
   EXPECT_LT(worst, kMaxRelativeError * 0.1) << "the GPU used the contacts with the toggle off";
+}
+
+struct FrameRun {
+  double maxError = 0.0, diagonal = 0.0;  // max |x_gpu - x_cpu| [m], D of the CPU result [m]
+  float blockLow = 0.0f, slabTop = 0.0f;  // the GPU's block bottom and slab top at the end [m]
+  double cpuMs = 0.0, gpuMs = 0.0;        // mean wall time per frame (reported, not asserted)
+  uint32_t contacts = 0;                  // CPU body contacts of the last substep
+};
+
+// `frames` frames of the whole step (predict, detection, VBD, velocities) on
+// the CPU stepper and through OpenClSimulator (device detection included).
+FrameRun runBoth(const ClContext& ctx, const SimModel& model, const SolverSettings& s, int frames) {
+  FrameRun out;
+  State start = makeState(model);
+  auto sim = OpenClSimulator::create(model, start, SolverKind::Vbd, ctx);
+  EXPECT_TRUE(sim.ok()) << sim.error().message;
+  if (!sim.ok()) return out;
+  std::unique_ptr<Solver> cpu = makeCpuSolver(SolverKind::Vbd);
+  State cpuState = start;
+  cpu->reset(model, cpuState);
+  using Clock = std::chrono::steady_clock;
+  for (int f = 0; f < frames; ++f) {
+    StepDiagnostics diag;
+    auto t0 = Clock::now();
+    stepSimulation(model, s, *cpu, cpuState, diag);
+    auto t1 = Clock::now();
+    EXPECT_TRUE(diag.finite) << diag.problem;
+    EXPECT_TRUE((*sim)->step(s).ok());
+    EXPECT_TRUE((*sim)->finish().ok());
+    auto t2 = Clock::now();
+    out.cpuMs += std::chrono::duration<double, std::milli>(t1 - t0).count() / frames;
+    out.gpuMs += std::chrono::duration<double, std::milli>(t2 - t1).count() / frames;
+    out.contacts = diag.bodyContacts;
+    (*sim)->discardTimings();
+  }
+  std::vector<glm::vec4> x;
+  EXPECT_TRUE((*sim)->downloadPositions(x).ok());
+  if (x.size() != cpuState.x.size()) return out;
+  glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  out.blockLow = std::numeric_limits<float>::max();
+  out.slabTop = -std::numeric_limits<float>::max();
+  for (size_t i = 0; i < x.size(); ++i) {
+    const glm::vec3 c(cpuState.x[i]);
+    lo = glm::min(lo, c);
+    hi = glm::max(hi, c);
+    out.maxError = std::max(out.maxError, double(glm::length(glm::vec3(x[i]) - c)));
+    if (model.vertexBody[i] == 1) out.blockLow = std::min(out.blockLow, x[i].y);
+    else out.slabTop = std::max(out.slabTop, x[i].y);
+  }
+  out.diagonal = glm::length(hi - lo);
+  return out;
+}
+
+// The scene of BodyContactSolver.BlockComesToRestOnAnotherBody
+// (tests/cpu/body_contact_physics_test.cpp): a 10 cm block falls 2 cm onto a
+// slab and comes to rest. 60 frames through OpenClSimulator (the OpenCL
+// detection, gpu/body_contact_detection_gpu.h, and the VBD kernels) against
+// the CPU stepper; bound as above (a smooth, contracting contact solve: the
+// settling block is not chaotic, measured bit-exact on PoCL). With the toggle
+// off both let the block sink into the slab, so the contacts are what holds it.
+TEST(BodyContactVbdParity, BlockComesToRestOnAnotherBodyThroughTheSimulator) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  const SimModel model =
+      twoBoxes({-0.15f, 0.0f, -0.15f}, {0.3f, 0.1f, 0.3f}, {3, 1, 3}, {-0.05f, 0.12f, -0.05f}, glm::vec3(0.1f), {2, 2, 2});
+  SolverSettings s;
+  s.solver = SolverKind::Vbd;
+  const FrameRun on = runBoth(ctx, model, s, 60);
+  s.step.constraints.bodyContacts = false;
+  const FrameRun off = runBoth(ctx, model, s, 60);
+  std::printf("  60 frames: max |dx| %.3g m, relative %.3g; GPU block bottom %.4f m on slab top %.4f m; "
+              "%u contacts\n  mean frame: CPU %.2f ms (contacts off %.2f ms), OpenCL %.2f ms (off %.2f ms)\n",
+              on.maxError, on.maxError / on.diagonal, on.blockLow, on.slabTop, on.contacts, on.cpuMs, off.cpuMs,
+              on.gpuMs, off.gpuMs);
+  EXPECT_GT(on.contacts, 0u);
+  EXPECT_LT(on.maxError / on.diagonal, kMaxRelativeError);
+  EXPECT_GT(on.blockLow, on.slabTop - 1e-3f) << "the block rests on the slab on the device";
+  EXPECT_LT(off.maxError / off.diagonal, kMaxRelativeError);
+  EXPECT_LT(off.blockLow, off.slabTop - 0.01f) << "without contacts the block sinks into the slab";
 }
 
 }  // namespace
