@@ -91,8 +91,8 @@ uint32_t sameColourContacts(const SimModel& model, const BodyContacts& c) {
 
 // Chebyshev over-relaxation (VBD Sec. 3.8) moves every vertex between
 // iterations, so it also refreshes the device's partner snapshot (vbd.cl):
-// both settings are compared.
-void compareSubsteps(const ClContext& ctx, bool accelerate) {
+// both settings are compared. `velocity` of the block, `substeps` compared.
+void compareSubsteps(const ClContext& ctx, bool accelerate, glm::vec3 velocity, int substeps) {
   const SimModel model = blockOnSlab();
   SolverSettings s;
   s.solver = SolverKind::Vbd;
@@ -103,7 +103,7 @@ void compareSubsteps(const ClContext& ctx, bool accelerate) {
 
   State start = makeState(model);
   for (uint32_t i = 0; i < model.vertexCount(); ++i)
-    if (model.vertexBody[i] == 1) start.v[i] = glm::vec4(0.4f, -0.5f, 0.2f, 0.0f);
+    if (model.vertexBody[i] == 1) start.v[i] = glm::vec4(velocity, 0.0f);
 
   std::unique_ptr<Solver> cpu = makeCpuSolver(SolverKind::Vbd);
   State cpuState = start;
@@ -118,7 +118,7 @@ void compareSubsteps(const ClContext& ctx, bool accelerate) {
 
   uint32_t activeSeen = 0, sameColourSeen = 0;
   double worst = 0.0, diagonal = 0.0, moved = 0.0;
-  for (int step = 0; step < 20; ++step) {
+  for (int step = 0; step < substeps; ++step) {
     predict(s, h, cpuState);
     detectBodyContacts(model, s.bodyContacts, cpuState);
     StepDiagnostics diag;
@@ -160,12 +160,16 @@ void compareSubsteps(const ClContext& ctx, bool accelerate) {
 
 TEST(BodyContactVbdParity, SubstepsOnHostDetectedContactsMatchTheCpu) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  compareSubsteps(ctx, false);
+  compareSubsteps(ctx, false, glm::vec3(0.4f, -0.5f, 0.2f), 20);
 }
 
+// A harder landing (3 m/s) over 40 substeps: contacts switch on and off while
+// Chebyshev moves the vertices that are not in contact, which is where a stale
+// snapshot shows (measured: 1.9e-4 of the size without the refresh in
+// vbd_chebyshev, 0 with it on PoCL).
 TEST(BodyContactVbdParity, SubstepsWithChebyshevAccelerationMatchTheCpu) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  compareSubsteps(ctx, true);
+  compareSubsteps(ctx, true, glm::vec3(0.0f, -3.0f, 0.2f), 40);
 }
 
 // With the toggle off the GPU solve ignores whatever contacts the arrays hold,
