@@ -8,11 +8,17 @@
 #include "core/sim/energy.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
+#include "gpu/device_energy.h"
 #include "gpu/opencl_simulator.h"
 
 namespace tetlab {
 
 namespace {
+
+// A snapshot must hold the whole state (v, xPrev), which on OpenCL is only on
+// the host right after a full read-back.
+static_assert(SimSession::kSnapshotEvery % SimSession::kDiagnosticsEvery == 0,
+              "snapshots must fall on OpenCL full read-back frames");
 
 double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -114,11 +120,13 @@ void SimSession::stepFrame() {
 void SimSession::stepCpu(const SolverSettings& s) {
   stepSimulation(model(), s, *cpuSolver_, state_, diag_);
   diagFresh_ = true;
+  violationFresh_ = true;
   if (!diag_.finite) markBlownUp("the simulation blew up: " + diag_.problem);
 }
 
 void SimSession::stepOpenCl(const SolverSettings& s) {
   diagFresh_ = false;
+  violationFresh_ = false;  // no hard-constraint violation is measured on the device
   if (Status st = gpu_->step(s); !st) {
     markBlownUp("OpenCL step failed: " + st.error().message);
     return;
@@ -138,6 +146,24 @@ void SimSession::stepOpenCl(const SolverSettings& s) {
   }
   state_.time += double(s.step.dt);
   const double time = state_.time;
+  diag_.residualHistory.clear();
+  diag_.residual = 0.0f;
+  diag_.stepMs = gpuStats_.totalMs;
+  // Energy every frame from the device: three reductions after the step on the
+  // same in-order queue and one read of a few partial sums (not the state).
+  if (gpuEnergy_) {
+    const auto start = std::chrono::steady_clock::now();
+    Result<EnergyReport> energy = gpuEnergy_->compute(gpu_->context(), gpu_->deviceState(), model(), s);
+    if (energy) {
+      diag_.energy = *energy;
+      diag_.stages.energyMs = msSince(start);
+      diagFresh_ = true;
+    } else {
+      notice("energy on OpenCL failed (" + energy.error().message + "): the energy plots now update every " +
+             std::to_string(kDiagnosticsEvery) + " frames from a full read-back");
+      gpuEnergy_.reset();
+    }
+  }
   if ((frame_ + 1) % kDiagnosticsEvery == 0) {
     const Attachment mouse = state_.mouse;
     if (Status st = pullFromDevice(); !st) {
@@ -146,14 +172,27 @@ void SimSession::stepOpenCl(const SolverSettings& s) {
     }
     state_.mouse = mouse;
     state_.time = time;
-    diag_.energy = computeEnergy(model(), s, state_);
-    diag_.residualHistory.clear();
-    diag_.residual = 0.0f;
-    diag_.stepMs = gpuStats_.totalMs;
-    diagFresh_ = true;
+    if (!gpuEnergy_) {
+      const auto start = std::chrono::steady_clock::now();
+      diag_.energy = computeEnergy(model(), s, state_);
+      diag_.stages.energyMs = msSince(start);
+      diagFresh_ = true;
+    }
   } else if (hostPositionsEveryFrame) {
     if (Status st = gpu_->downloadPositions(state_.x); !st) markBlownUp("OpenCL read-back failed: " + st.error().message);
   }
+}
+
+void SimSession::createDeviceEnergy() {
+  gpuEnergy_.reset();
+  if (!gpu_) return;
+  Result<DeviceEnergy> energy = DeviceEnergy::create(gpu_->context(), model(), kernelSource_);
+  if (!energy) {
+    notice("energy on OpenCL is unavailable (" + energy.error().message + "): the energy plots update every " +
+           std::to_string(kDiagnosticsEvery) + " frames from a full read-back");
+    return;
+  }
+  gpuEnergy_ = std::make_unique<DeviceEnergy>(std::move(*energy));
 }
 
 void SimSession::afterStep() {
@@ -163,7 +202,7 @@ void SimSession::afterStep() {
   series_.totalEnergy.push(float(total));
   series_.kinetic.push(float(diag_.energy.kinetic));
   series_.elastic.push(float(diag_.energy.elastic));
-  series_.maxViolation.push(diag_.maxViolation);
+  if (violationFresh_) series_.maxViolation.push(diag_.maxViolation);
   if (!diag_.residualHistory.empty()) series_.residual.push(diag_.residual);
   if (!diag_.warning.empty() && diag_.warning != lastWarning_) notice("warning: " + diag_.warning);
   lastWarning_ = diag_.warning;
@@ -174,6 +213,8 @@ void SimSession::afterStep() {
                   "from the start (%.4g J). Try more substeps or iterations, a smaller dt or another Hessian "
                   "safeguard",
                   total, kExplosionFactor, energyScale_, energy0_);
+    // OpenCL: the host copy may be frames old; show the state that exploded.
+    if (backend_ == Backend::OpenCl) (void)pullFromDevice();
     markBlownUp(message);
     return;
   }
@@ -259,6 +300,7 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
     return Error{std::string(solverDisplayName(settings_.solver)) + " is not available on OpenCL here (" +
                  gpuUnavailable_[size_t(settings_.solver)] + "): staying on the CPU reference"};
   if (!gpu_ || clContext_ != context) {
+    gpuEnergy_.reset();
     gpu_.reset();
     Result<std::unique_ptr<OpenClSimulator>> sim =
         OpenClSimulator::create(model(), state_, settings_.solver, *context, kernelSource_);
@@ -269,6 +311,7 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
     }
     gpu_ = std::move(*sim);
     clContext_ = context;
+    createDeviceEnergy();
   } else {
     if (Status s = gpu_->setSolver(settings_.solver); !s) {
       gpuUnavailable_[size_t(settings_.solver)] = s.error().message;
@@ -283,13 +326,20 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
 
 Status SimSession::dropOpenCl() {
   Status s = setBackend(Backend::Cpu, nullptr);
+  gpuEnergy_.reset();
   gpu_.reset();
   clContext_ = nullptr;
   gpuUnavailable_ = {};
   return s;
 }
 
-std::string SimSession::pollKernels() { return gpu_ && backend_ == Backend::OpenCl ? gpu_->pollKernels() : ""; }
+std::string SimSession::pollKernels() {
+  if (!gpu_ || backend_ != Backend::OpenCl) return "";
+  std::string log = gpu_->pollKernels();
+  if (gpuEnergy_ && gpuEnergy_->poll() == HotProgram::PollResult::BuildFailed)
+    log += (log.empty() ? "" : "\n") + gpuEnergy_->lastError();
+  return log;
+}
 
 Status SimSession::pullFromDevice() {
   if (!gpu_) return Ok{};

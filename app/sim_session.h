@@ -4,8 +4,10 @@
 // GL-free, so tests drive it without a window.
 //
 //   App frame:  session.advance()  ->  [CPU] stepSimulation(model, settings, solver, state)
-//                                      [OpenCL] sim.step -> read bad vertex -> positions into state.x
-//                                                (full state + energy every kDiagnosticsEvery frames)
+//                                      [OpenCL] sim.step -> read bad vertex -> device energy (a few
+//                                                partial sums read back, gpu/device_energy.h)
+//                                                -> positions into state.x
+//                                                (full state every kDiagnosticsEvery frames)
 //               -> plots, blow-up check, snapshot every kSnapshotEvery healthy frames
 //
 // Live edits: settings() is read at the next step; a solver switch keeps x and
@@ -36,6 +38,7 @@
 
 namespace tetlab {
 
+class DeviceEnergy;
 class OpenClSimulator;
 
 enum class Backend : uint8_t { Cpu, OpenCl };
@@ -53,7 +56,9 @@ struct SessionSeries {
 
 class SimSession {
  public:
-  static constexpr int kDiagnosticsEvery = 10;   // OpenCL: full read-back + energy every N frames
+  // OpenCL: full state read-back every N frames (host copy of v and xPrev for
+  // snapshots; energy too when the device energy kernels are unavailable).
+  static constexpr int kDiagnosticsEvery = 10;
   static constexpr int kSnapshotEvery = 30;      // frames between "last good state" snapshots
   static constexpr double kExplosionFactor = 100.0;
 
@@ -133,6 +138,9 @@ class SimSession {
   Status syncPositions();
   const StepDiagnostics& diagnostics() const { return diag_; }
   bool diagnosticsFresh() const { return diagFresh_; }  // the last frame refreshed energy/residual
+  // OpenCL: the energy comes from the device every frame (false: the kernels
+  // failed to build, and it comes from the periodic full read-back).
+  bool deviceEnergyActive() const { return backend_ == Backend::OpenCl && gpuEnergy_ != nullptr; }
   const StepStats& gpuStats() const { return gpuStats_; }
   VbdStats vbdStats() const;
   const SessionSeries& series() const { return series_; }
@@ -153,6 +161,9 @@ class SimSession {
   void stepFrame();
   void stepCpu(const SolverSettings& s);
   void stepOpenCl(const SolverSettings& s);
+  // Builds the device energy kernels for gpu_ (a notice on failure: the host
+  // energy from the periodic read-back is used then).
+  void createDeviceEnergy();
   void afterStep();
   Status pullFromDevice();  // full state read (OpenCL)
   Status pushToDevice();    // full state write (OpenCL)
@@ -169,6 +180,7 @@ class SimSession {
   State state_;
   std::unique_ptr<Solver> cpuSolver_;
   std::unique_ptr<OpenClSimulator> gpu_;
+  std::unique_ptr<DeviceEnergy> gpuEnergy_;  // lives and dies with gpu_ (same context)
   const ClContext* clContext_ = nullptr;
   KernelSourceOptions kernelSource_;
   Backend backend_ = Backend::Cpu;
@@ -178,6 +190,7 @@ class SimSession {
 
   StepDiagnostics diag_;
   bool diagFresh_ = false;
+  bool violationFresh_ = false;  // diag_.maxViolation measured by the last frame (CPU reference only)
   StepStats gpuStats_;
   SessionSeries series_;
   std::string lastWarning_;
