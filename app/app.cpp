@@ -22,6 +22,7 @@ Result<std::unique_ptr<App>> App::create(AppOptions options) {
   std::unique_ptr<App> app(new App());
   app->options_ = std::move(options);
   const AppOptions& o = app->options_;
+  app->panelLayout_.openAtStart = o.uiOpen;
 
   // The scene is read and built before any window exists, so a bad file fails fast, display or not.
   Result<SceneDesc> desc = Error{""};
@@ -173,7 +174,7 @@ void App::drawUi() {
   input.exportedFrames = objExport_ ? objExport_->framesWritten() : 0;
   input.ffmpegAvailable = ffmpegAvailable_;
 
-  const UiActions actions = drawUiPanel(input, settings_, view_, scenePanel_, recordUi_);
+  const UiActions actions = drawUiPanel(input, settings_, view_, scenePanel_, recordUi_, panelLayout_);
   drawViewportHint(display);
   if (simView_) {
     LegendInput legend;

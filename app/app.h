@@ -74,6 +74,7 @@ class App {
   const std::vector<UiMessage>& messages() const { return messages_; }
   bool loading() const { return job_ && job_->running(); }
   glm::vec2 displaySize() const;
+  const PanelLayout& panelLayout() const { return panelLayout_; }
 
   // Runs the OpenCL backend on another device (the OpenCL panel's device
   // list): x and v are kept, the simulator and drawing path are rebuilt.
@@ -137,6 +138,7 @@ class App {
   RenderSettings settings_;
   ViewSettings view_;
   ScenePanelState scenePanel_;
+  PanelLayout panelLayout_;
   RecordUiState recordUi_;
   FrameTimer timer_;
   std::string glVersion_;

@@ -39,6 +39,7 @@ struct AppOptions {
   int width = 1280;                 // window or image size [pixels]
   int height = 720;
   int msaaSamples = -1;  // -1 = automatic (see chooseMsaaSamples)
+  std::vector<std::string> uiOpen;  // --ui-open: panel sections open at start (kPanelSections names), empty = default
   OpenClStatus opencl;
 };
 

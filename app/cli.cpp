@@ -13,6 +13,7 @@
 #include "app/asset_paths.h"
 #include "app/commands.h"
 #include "app/run_command.h"
+#include "app/ui_panel.h"
 #include "core/scene/enum_names.h"
 
 namespace tetlab {
@@ -131,6 +132,7 @@ struct RawFlags {
   int clPlatform = -1;
   int clDevice = -1;
   bool listDevices = false;
+  std::string uiOpen;
 };
 
 // The scene/run flags whose presence (not value) decides whether they override the file.
@@ -201,6 +203,11 @@ OverrideOptions addAppFlags(CLI::App& cli, RawFlags& f) {
       ->check(CLI::NonNegativeNumber)
       ->option_text("J");
   cli.add_flag("--list-devices", f.listDevices, "List OpenCL platforms and devices, mark the chosen one, and exit");
+  cli.add_option("--ui-open", f.uiOpen,
+                 "Panel sections open at start, the others closed, scrolled to the first (e.g. 'opencl' for the "
+                 "device list): scene, simulation, parameters, constraints, materials, colliders, drag, numbers, "
+                 "view, record, opencl, opengl")
+      ->option_text("LIST");
   return o;
 }
 
@@ -338,6 +345,14 @@ CliOutcome parseCommandLine(int argc, char** argv) {
   app.width = flags.width;
   app.height = flags.height;
   app.msaaSamples = flags.msaa;
+  if (!flags.uiOpen.empty()) {
+    Result<std::vector<std::string>> sections = parsePanelSections(flags.uiOpen);
+    if (!sections) {
+      outcome.exitCode = printError("--ui-open: " + sections.error().message);
+      return outcome;
+    }
+    app.uiOpen = std::move(*sections);
+  }
 
   app.opencl = queryOpenClStatus(request);
   if (!app.opencl.error.empty()) {

@@ -16,9 +16,21 @@ const ImVec4 kWarnColor(1.0f, 0.8f, 0.35f, 1.0f);
 const ImVec4 kChosenColor(0.45f, 0.9f, 0.5f, 1.0f);
 const ImVec4 kDimColor(0.65f, 0.67f, 0.72f, 1.0f);
 
-bool section(const char* title, bool openAtStart) {
-  ImGui::SetNextItemOpen(openAtStart, ImGuiCond_Once);
-  return ImGui::CollapsingHeader(title);
+// One collapsing section; `key` is its kPanelSections name.
+bool section(PanelLayout& layout, const char* title, std::string_view key, bool openByDefault) {
+  const std::vector<std::string>& asked = layout.openAtStart;
+  const bool named = std::find(asked.begin(), asked.end(), key) != asked.end();
+  ImGui::SetNextItemOpen(asked.empty() ? openByDefault : named, ImGuiCond_Once);
+  const bool open = ImGui::CollapsingHeader(title);
+  // The first named section at the top of the panel for the first frames (the
+  // scroll lands one frame after it is asked for, once the content is measured).
+  if (layout.scrollFrames > 0 && named && key == asked.front()) {
+    ImGui::SetScrollHereY(0.0f);
+    --layout.scrollFrames;
+  }
+  if (open) layout.openNow.emplace_back(key);
+  if (ImGui::IsItemVisible()) layout.inViewNow.emplace_back(key);
+  return open;
 }
 
 bool drawLook(RenderSettings& settings) {
@@ -55,18 +67,33 @@ std::optional<DeviceChoice> drawOpenCl(const OpenClStatus& opencl, const std::st
       const ClDeviceInfo& device = platform.devices[d];
       const bool chosen = opencl.chosen && opencl.chosen->platform == static_cast<int>(p) &&
                           opencl.chosen->device == static_cast<int>(d);
-      const std::string label = (chosen ? "> device " : "  device ") + std::to_string(d) + ": " + device.name +
-                                (chosen ? "  [in use]" : "");
+      // A short clickable row, the (often long) name and the facts that decide the
+      // choice wrapped under it: a panel-wide row would cut the name off.
+      const std::string label = (chosen ? "> device " : "  device ") + std::to_string(d) + " (" + device.typeName +
+                                ")" + (chosen ? "  [in use]" : "  click to use");
+      ImGui::PushID(static_cast<int>(d));
       if (chosen) ImGui::PushStyleColor(ImGuiCol_Text, kChosenColor);
       if (ImGui::Selectable(label.c_str(), chosen) && !chosen) picked = DeviceChoice{int(p), int(d)};
       if (chosen) ImGui::PopStyleColor();
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s\nClick to run the OpenCL backend on this device.", describeDevice(device).c_str());
+      ImGui::PopID();
+      ImGui::Indent();
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextUnformatted(device.name.c_str());
+      ImGui::TextColored(kDimColor, "%u compute units, %.1f GiB, GL sharing: %s", device.computeUnits,
+                         double(device.globalMemBytes) / double(1ull << 30),
+                         device.glSharing ? (device.glEvent ? "yes (with GL events)" : "yes") : "no (copy path)");
+      ImGui::PopTextWrapPos();
+      ImGui::Unindent();
     }
     ImGui::TreePop();
   }
+  ImGui::PushTextWrapPos(0.0f);
   if (!opencl.platforms.empty())
-    ImGui::TextColored(kDimColor, "click a device, or start with --cl-platform I --cl-device J");
+    ImGui::TextColored(kDimColor, "Click a device to move the running simulation onto it (positions and velocities "
+                                  "are kept), or start with --cl-platform I --cl-device J.");
+  ImGui::PopTextWrapPos();
   if (!glInterop.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(kDimColor, "GL interop: %s", glInterop.c_str());
@@ -99,8 +126,24 @@ float panelLensShift(float displayWidth) {
 
 float viewCenterX(float displayWidth) { return 0.5f * (panelLensShift(displayWidth) + 1.0f) * displayWidth; }
 
+Result<std::vector<std::string>> parsePanelSections(const std::string& list) {
+  std::vector<std::string> out;
+  std::string valid;
+  for (std::string_view name : kPanelSections) valid += (valid.empty() ? "" : ", ") + std::string(name);
+  size_t begin = 0;
+  while (begin <= list.size()) {
+    const size_t end = std::min(list.find(',', begin), list.size());
+    const std::string name = list.substr(begin, end - begin);
+    if (std::find(std::begin(kPanelSections), std::end(kPanelSections), name) == std::end(kPanelSections))
+      return Error{"unknown panel section '" + name + "' in '" + list + "': use a comma-separated list of " + valid};
+    out.push_back(name);
+    begin = end + 1;
+  }
+  return out;
+}
+
 UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSettings& view,
-                      ScenePanelState& sceneState, RecordUiState& recordState) {
+                      ScenePanelState& sceneState, RecordUiState& recordState, PanelLayout& layout) {
   UiActions actions;
   ImGui::SetNextWindowPos(ImVec2(kPanelPosition.x, kPanelPosition.y), ImGuiCond_FirstUseEver);
   const float height = std::max(200.0f, in.displaySize.y - 2.0f * kPanelPosition.y - 36.0f);
@@ -109,31 +152,33 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
   ImGui::PushItemWidth(-130.0f);
   actions.clearMessages = drawMessages(in.messages);
 
-  if (section("Scene", true)) actions.scene = drawScenePanel(sceneState, in.scene);
+  layout.openNow.clear();
+  layout.inViewNow.clear();
+  if (section(layout, "Scene", "scene", true)) actions.scene = drawScenePanel(sceneState, in.scene);
   if (in.session) {
     SimSession& s = *in.session;
-    if (section("Simulation", true)) {
+    if (section(layout, "Simulation", "simulation", true)) {
       actions.solver = drawRunControls(s, in.solver);
       ImGui::Separator();
       const SolverPanelActions more = drawSolverControls(s, in.solver);
       if (more.backend) actions.solver.backend = more.backend;
     }
-    if (section("Solver parameters", true)) drawSolverParameters(s);
-    if (section("Constraints", false)) drawConstraintToggles(s);
-    if (section("Materials", false)) drawMaterials(s);
-    if (section("Colliders", false)) drawColliders(s);
-    if (section("Mouse drag", false)) drawMouseSpring(s);
-    if (section("Numbers and plots", true)) drawNumbersPanel(s, in.timer);
+    if (section(layout, "Solver parameters", "parameters", true)) drawSolverParameters(s);
+    if (section(layout, "Constraints", "constraints", false)) drawConstraintToggles(s);
+    if (section(layout, "Materials", "materials", false)) drawMaterials(s);
+    if (section(layout, "Colliders", "colliders", false)) drawColliders(s);
+    if (section(layout, "Mouse drag", "drag", false)) drawMouseSpring(s);
+    if (section(layout, "Numbers and plots", "numbers", true)) drawNumbersPanel(s, in.timer);
   }
-  if (section("View", false)) {
+  if (section(layout, "View", "view", false)) {
     drawViewControls(view);
     actions.fitView = drawLook(settings);
   }
-  if (section("Record and export", false))
+  if (section(layout, "Record and export", "record", false))
     actions.record = drawRecordControls(recordState, in.recording, in.recordedFrames, in.exporting,
                                         in.exportedFrames, in.ffmpegAvailable);
-  if (section("OpenCL", false)) actions.selectDevice = drawOpenCl(in.opencl, in.glInterop);
-  if (section("OpenGL", false)) {
+  if (section(layout, "OpenCL devices", "opencl", false)) actions.selectDevice = drawOpenCl(in.opencl, in.glInterop);
+  if (section(layout, "OpenGL", "opengl", false)) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(kDimColor, "%s", in.glVersion.c_str());
     ImGui::PopTextWrapPos();

@@ -7,6 +7,7 @@
 // (UiActions), so the panel never reaches into the app.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -20,6 +21,7 @@
 #include "app/solver_panel.h"
 #include "app/view_modes.h"
 #include "app/view_panel.h"
+#include "core/result.h"
 
 namespace tetlab {
 
@@ -35,6 +37,26 @@ float panelLensShift(float displayWidth);
 
 // Pixel x of the centre of the area the panel leaves free.
 float viewCenterX(float displayWidth);
+
+// The panel's sections by the short names `--ui-open` takes, top to bottom.
+inline constexpr std::string_view kPanelSections[] = {"scene",     "simulation", "parameters", "constraints",
+                                                      "materials", "colliders",  "drag",       "numbers",
+                                                      "view",      "record",     "opencl",     "opengl"};
+
+// "opencl,view" -> {"opencl", "view"}; an unknown or empty name is an error that lists the valid ones.
+Result<std::vector<std::string>> parsePanelSections(const std::string& list);
+
+// Which sections are open. By default a few are open at start (scene,
+// simulation, parameters, numbers); `--ui-open` replaces that set so a
+// section further down (the OpenCL device list) is in view at start, e.g. for
+// a screenshot: the named sections open, the others closed, and the panel
+// scrolled to the first named one.
+struct PanelLayout {
+  std::vector<std::string> openAtStart;  // empty: the default set
+  std::vector<std::string> openNow;      // written each frame: the sections drawn open
+  std::vector<std::string> inViewNow;    // written each frame: the sections whose header is in view
+  int scrollFrames = 3;                  // frames left to keep the first named section scrolled into view
+};
 
 struct UiMessage {
   bool error = false;  // red; otherwise a notice (amber)
@@ -68,7 +90,7 @@ struct UiActions {
 };
 
 UiActions drawUiPanel(const UiPanelInput& input, RenderSettings& settings, ViewSettings& view,
-                      ScenePanelState& sceneState, RecordUiState& recordState);
+                      ScenePanelState& sceneState, RecordUiState& recordState, PanelLayout& layout);
 
 // One line at the bottom of the 3D view saying how to drag, pin, step and move
 // the camera, centred on the area the panel leaves free.

@@ -1,11 +1,13 @@
 // The sandbox app in-process under Xvfb (skipped without DISPLAY): every preset
 // runs through all four solvers switched live (frames as the app draws them),
-// with screenshots; a mouse drag and a shift-click pin driven by synthetic
+// with screenshots (each preset on each solver for 300 frames without a switch:
+// preset_runs_test.cpp); `--ui-open` brings the OpenCL device list into view; a mouse drag and a shift-click pin driven by synthetic
 // events through Window::pushEvent (the path GLFW's callbacks take); a dropped
 // OBJ loads while the old scene keeps running; and the documented CLI line
 // `tetlab --scene beam --solver avbd --headless --frames 300 --screenshot` works.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -483,6 +485,52 @@ TEST(SandboxOpenCl, ChoosingADeviceInTheUiKeepsTheStateAndRunsOnIt) {
   fs::remove_all(dir);
 }
 
+TEST(SandboxUi, PanelSectionNamesParseAndUnknownOnesListTheValidNames) {
+  Result<std::vector<std::string>> ok = parsePanelSections("opencl,view");
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_EQ(*ok, (std::vector<std::string>{"opencl", "view"}));
+  for (const char* bad : {"devices", "", "opencl,", "OpenCL"}) {
+    Result<std::vector<std::string>> r = parsePanelSections(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.error().message.find("scene, simulation, parameters"), std::string::npos) << r.error().message;
+  }
+}
+
+// In a 540-px window the default panel (scene, simulation, parameters, numbers
+// open) leaves the OpenCL section below the fold; --ui-open opens the named
+// sections only and scrolls the first to the top, even with long ones open.
+TEST(SandboxUi, UiOpenBringsTheOpenClDeviceListIntoView) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
+  const fs::path dir = tempDir("uiopen");
+  const fs::path scene = dampedBeam(dir);
+  {
+    Result<std::unique_ptr<App>> created = createApp(headlessOptions(scene));
+    ASSERT_TRUE(created.ok()) << created.error().message;
+    App& app = **created;
+    for (int f = 0; f < 3; ++f) runFrame(app);
+    const PanelLayout& layout = app.panelLayout();
+    EXPECT_EQ(layout.openNow, (std::vector<std::string>{"scene", "simulation", "parameters", "numbers"}));
+    EXPECT_EQ(std::count(layout.inViewNow.begin(), layout.inViewNow.end(), "opencl"), 0)
+        << "the default panel is expected to hide the OpenCL section below the fold at 540 px";
+    EXPECT_EQ(app.finish(), 0);
+  }
+  AppOptions options = headlessOptions(scene);
+  options.uiOpen = {"opencl", "simulation", "parameters", "numbers"};
+  Result<std::unique_ptr<App>> created = createApp(options);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  App& app = **created;
+  for (int f = 0; f < 3; ++f) runFrame(app);
+  const PanelLayout& layout = app.panelLayout();
+  EXPECT_EQ(layout.openNow, (std::vector<std::string>{"simulation", "parameters", "numbers", "opencl"}));
+  EXPECT_EQ(std::count(layout.inViewNow.begin(), layout.inViewNow.end(), "opencl"), 1)
+      << "the first named section must be scrolled into view";
+  // After the first frames the panel scrolls freely again.
+  EXPECT_EQ(layout.scrollFrames, 0);
+  EXPECT_TRUE(app.writeScreenshot(dir / "ui_open.png").ok());
+  EXPECT_EQ(app.finish(), 0);
+  fs::remove_all(dir);
+}
+
 // ---- the real executable ----
 
 std::string shellOutput(const std::string& command) {
@@ -524,6 +572,10 @@ TEST(SandboxCli, BadSceneFileNamesFileAndPathBeforeOpeningAWindow) {
   const auto badSolver = test::runTetlab("--scene beam --solver fem --headless");
   EXPECT_EQ(badSolver.exitCode, 1) << badSolver.output;
   EXPECT_NE(badSolver.output.find("unknown solver 'fem'"), std::string::npos) << badSolver.output;
+  const auto badSection = test::runTetlab("--scene beam --ui-open devices --headless");
+  EXPECT_EQ(badSection.exitCode, 1) << badSection.output;
+  EXPECT_NE(badSection.output.find("--ui-open: unknown panel section 'devices'"), std::string::npos)
+      << badSection.output;
   fs::remove_all(dir);
 }
 
