@@ -248,7 +248,9 @@ TEST(SceneBuild, JobReportsProgressAndCanBeCancelled) {
   std::optional<Result<BuiltScene>> result = job.take();
   ASSERT_TRUE(result.has_value());
   ASSERT_TRUE(result->ok()) << result->error().message;
-  EXPECT_EQ((*result)->bodies.size(), 4u);
+  // Every body of the file is built (the pile has several).
+  ASSERT_GT(desc->bodies.size(), 1u);
+  EXPECT_EQ((*result)->bodies.size(), desc->bodies.size());
   EXPECT_FALSE(job.take().has_value()) << "a result is taken once";
 
   // Cancelled before it starts working: the build stops with a cancel message.
