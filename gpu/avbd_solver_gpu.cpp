@@ -1,16 +1,21 @@
 // AVBD on the device: the enqueue script of one substep, stage for stage the
 // CPU's AvbdSolver::solveSubstep + AvbdConstraints (core/cpu/avbd_*):
 //
-//   avbd_begin_edges | avbd_begin_mouse | avbd_begin_vertices   "avbd.begin"  (Eq. 18, 19, contacts at x^t)
+//   avbd_begin_edges | avbd_begin_mouse | avbd_begin_vertices |  "avbd.begin"  (Eq. 18, 19, contacts at x^t)
+//   avbd_begin_body_contacts
 //   avbd_init_guess                                             "avbd.init"   (VBD Sec. 3.7)
 //   for iteration:
-//     for colour c: [avbd_mouse_offset] avbd_solve_vertices_color   "avbd.solve.c<c>"   (primal, Eq. 4-6)
-//     avbd_dual_edges | avbd_dual_mouse | avbd_dual_vertices        "avbd.dual"         (Eq. 11, 12, 16)
+//     for colour c: [vbd_snapshot_color]                           "avbd.snapshot" (body contacts on)
+//                   [avbd_mouse_offset] avbd_solve_vertices_color  "avbd.solve.c<c>"   (primal, Eq. 4-6)
+//     avbd_dual_edges | avbd_dual_mouse | avbd_dual_vertices |     "avbd.dual"         (Eq. 11, 12, 16)
+//     [avbd_dual_body_contacts]
 //
 // lambda/penalty use the CPU's row layout (AvbdLayout), so a test can compare
 // them row by row. What the CPU keeps per substep in AvbdConstraints (edge and
-// pin stabilisation offsets, pin targets, each vertex's contact frame) is
-// solver-private device data here. The only host-side state is whether the
+// pin stabilisation offsets, pin targets, each vertex's contact frame, each
+// body-contact slot's last ids and offset) is solver-private device data here.
+// Body contacts read DeviceState::bodyContacts as filled for the substep; with
+// the toggle off only the (cheap) begin kernel runs, clearing their rows. The only host-side state is whether the
 // mouse drag is the same as last substep (fresh or warm-started mouse rows),
 // which the host knows without reading anything back.
 #include "gpu/avbd_solver_gpu.h"
@@ -22,6 +27,7 @@
 #include <glm/geometric.hpp>
 
 #include "core/cpu/avbd_constraints.h"
+#include "core/sim/body_contacts.h"
 #include "gpu/cl_error.h"
 #include "gpu/kernel_program.h"
 #include "gpu/launch.h"
@@ -47,7 +53,7 @@ class AvbdSolverGpu final : public GpuSolver {
 
   enum Kernel : size_t {
     kReset, kBeginEdges, kBeginMouse, kBeginVertices, kInitGuess, kMouseOffset, kSolve, kDualEdges, kDualMouse,
-    kDualVertices
+    kDualVertices, kBeginBodyContacts, kDualBodyContacts, kSnapshot
   };
 
  private:
@@ -58,6 +64,7 @@ class AvbdSolverGpu final : public GpuSolver {
     glm::uvec4 layout{0u};   // (mouse row, pin rows, contact rows, collisions on)
     glm::vec4 contact{0.0f}; // (contact penalty cap, contactThickness, |g| h^2, 0)
     glm::vec4 gravity{0.0f}; // (g, |g|)
+    glm::vec4 bodyContact{0.0f};  // (kappa / h^2, eps_v h, 1: body contacts on, 0)
     uint32_t terms = 0;
   };
   Constants constants(const SolverSettings& settings, float h, const MouseArgs& mouse) const;
@@ -76,11 +83,14 @@ class AvbdSolverGpu final : public GpuSolver {
   DeviceBuffer<glm::vec4> vLast_, pinTarget_, pinC0_, contactNormal_, contactTangent_, contactBitangent_, mouseC0_;
   DeviceBuffer<float> edgeC0_;
   DeviceBuffer<int32_t> contactCollider_;
+  DeviceBuffer<glm::uvec4> bodyPrevIds_;  // per body-contact slot: (p, a, b, c) of the last substep
+  DeviceBuffer<float> bodyC0_;            // per slot: stabilisation offset c0 [m]
+  DeviceBuffer<glm::vec4> snapshot_;      // body contacts: x of the colour being solved at its start
   Attachment mouse_;
   bool mouseActive_ = false;             // the last substep's drag, to notice a new one
   std::vector<uint32_t> mouseVertices_;
 
-  StageId stageBegin_ = 0, stageInit_ = 0, stageMouse_ = 0, stageDual_ = 0;
+  StageId stageBegin_ = 0, stageInit_ = 0, stageMouse_ = 0, stageDual_ = 0, stageSnapshot_ = 0;
   std::vector<StageId> stageColor_;
   Profiler* registeredWith_ = nullptr;
 };
@@ -97,7 +107,8 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
   model_ = &model;
   registeredWith_ = nullptr;
   const uint32_t n = model.vertexCount();
-  layout_ = AvbdLayout::make(model.edgeCount(), n);
+  layout_ = AvbdLayout::make(model);
+  const uint32_t slots = std::max<uint32_t>(uint32_t(model.surfaceVertices.size()), 1u);  // no empty buffers
   // Eq. 10: lambda = 0, k = kStart for every row (the CPU resets with the default params too).
   if (Status st = resetConstraintData(ctx, s, layout_.size, layout_.size, AvbdParams{}.kStart); !st) return st;
   if (Status st = inputs_.reset(ctx, model); !st) return st;
@@ -109,7 +120,10 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
                     allocate(ctx, contactBitangent_, n, zero, "AVBD contactBitangent"),
                     allocate(ctx, mouseC0_, 1, zero, "AVBD mouseC0"),
                     allocate(ctx, edgeC0_, model.edgeCount(), 0.0f, "AVBD edgeC0"),
-                    allocate(ctx, contactCollider_, n, int32_t(-1), "AVBD contactCollider")})
+                    allocate(ctx, contactCollider_, n, int32_t(-1), "AVBD contactCollider"),
+                    allocate(ctx, bodyPrevIds_, slots, glm::uvec4(kNoContact), "AVBD bodyPrevIds"),
+                    allocate(ctx, bodyC0_, slots, 0.0f, "AVBD bodyC0"),
+                    allocate(ctx, snapshot_, n, zero, "AVBD snapshot")})
     if (!st) return st;
   cl_int e = vLast_.copyFrom(ctx.queue, s.v);
   // Pin targets: where each pinned vertex is now (AvbdConstraints::reset).
@@ -125,6 +139,7 @@ void AvbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
   stageBegin_ = profiler.addStage("avbd.begin");
   stageInit_ = profiler.addStage("avbd.init");
   stageMouse_ = profiler.addStage("avbd.mouse");
+  stageSnapshot_ = profiler.addStage("avbd.snapshot");
   stageColor_.clear();
   for (uint32_t c = 0; c < s.vertexColors.count(); ++c)
     stageColor_.push_back(profiler.addStage("avbd.solve.c" + std::to_string(c)));
@@ -145,6 +160,9 @@ AvbdSolverGpu::Constants AvbdSolverGpu::constants(const SolverSettings& settings
   const float gLen = glm::length(settings.step.gravity);
   k.contact = glm::vec4(contactCap, p.primal.contactThickness, gLen * h * h, 0.0f);
   k.gravity = glm::vec4(settings.step.gravity, gLen);
+  // Body contacts as AvbdSolver::solveSubstep: (kappa / h^2, eps_v h) of the primal settings.
+  k.bodyContact = glm::vec4(p.primal.bodyContactStiffness / (h * h), p.primal.frictionEpsilon * h,
+                            on.bodyContacts ? 1.0f : 0.0f, 0.0f);
   k.terms = (on.neoHookean ? kVbdTermNeoHookean : 0u) | (on.edges ? kVbdTermEdges : 0u) |
             (on.collisions ? kVbdTermCollisions : 0u) | (mouse.active ? kVbdTermMouse : 0u) |
             (p.friction ? kVbdTermFriction : 0u);
@@ -203,6 +221,12 @@ cl_int AvbdSolverGpu::enqueueBegin(const ClContext& ctx, const Constants& k, Dev
                     contactBitangent_, contactCollider_, s.lambda, s.penalty, inputs_.ground, inputs_.colliders,
                     inputs_.colliderCounts, k.contact, k.layout, k.al, k.hard);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageBegin_));
+  const DeviceBodyContacts& bc = s.bodyContacts;
+  if (e != CL_SUCCESS || bc.slotCount == 0) return e;
+  cl::Kernel& b = program_.kernel(kBeginBodyContacts);
+  e = setKernelArgs(b, bc.slotCount, uint32_t(k.bodyContact.z != 0.0f ? 1u : 0u), bc.ids, bc.normal, bc.weights,
+                    s.xPrev, bodyPrevIds_, bodyC0_, s.lambda, layout_.bodyContacts, k.al);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, b, bc.slotCount, local, profiler.record(stageBegin_));
   return e;
 }
 
@@ -212,7 +236,15 @@ cl_int AvbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& s
   const uint32_t begin = s.vertexColors.begin(c), count = s.vertexColors.end(c) - begin;
   if (count == 0) return CL_SUCCESS;
   const bool snapshot = mouse.active && inputs_.needsMouseSnapshot(mouse, c);
+  const bool bodyContacts = k.bodyContact.z != 0.0f && s.bodyContacts.slotCount > 0;
   cl_int e = CL_SUCCESS;
+  if (bodyContacts) {
+    // Same-colour partners of the body contacts are read as they were before this colour.
+    cl::Kernel& copy = program_.kernel(kSnapshot);
+    e = setKernelArgs(copy, begin, count, s.vertexColorOrder, s.x, snapshot_);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, copy, count, program_.localSize(), profiler.record(stageSnapshot_));
+    if (e != CL_SUCCESS) return e;
+  }
   if (snapshot) {
     cl::Kernel& m = program_.kernel(kMouseOffset);
     e = setKernelArgs(m, s.x, mouse.ids, mouse.weights, mouse.target, mouse.slots, inputs_.mouseOffset);
@@ -227,7 +259,9 @@ cl_int AvbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& s
                     s.vertexEdgesOffsets, s.vertexEdgesItems, s.vertexBody, inputs_.bodies, s.lambda, s.penalty,
                     edgeC0_, pinTarget_, pinC0_, contactNormal_, contactTangent_, contactBitangent_, contactCollider_,
                     k.gravity, options, k.layout, k.al, k.hard, mouse.ids, mouse.weights, mouse.target, mouseParams,
-                    inputs_.mouseOffset, mouseC0_);
+                    inputs_.mouseOffset, mouseC0_, c, bodyContacts ? k.bodyContact : glm::vec4(0.0f), snapshot_,
+                    inputs_.colorOf, s.bodyContacts.ids, s.bodyContacts.normal, s.bodyContacts.weights,
+                    s.bodyContacts.vertexCount, s.bodyContacts.vertexItems, layout_.bodyContacts, bodyC0_);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, solve, count, program_.localSize(), profiler.record(stageColor_[c]));
   return e;
 }
@@ -257,6 +291,12 @@ cl_int AvbdSolverGpu::enqueueDual(const ClContext& ctx, const SolverSettings& se
                     contactBitangent_, contactCollider_, s.lambda, s.penalty, k.contact, k.layout,
                     uint32_t(settings.avbd.friction ? 1u : 0u), k.al, k.hard);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageDual_));
+  const DeviceBodyContacts& bc = s.bodyContacts;
+  if (e != CL_SUCCESS || k.bodyContact.z == 0.0f || bc.slotCount == 0) return e;
+  cl::Kernel& b = program_.kernel(kDualBodyContacts);
+  e = setKernelArgs(b, bc.slotCount, bc.ids, bc.normal, bc.weights, s.x, bodyC0_, s.lambda, layout_.bodyContacts,
+                    k.bodyContact.x);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, b, bc.slotCount, local, profiler.record(stageDual_));
   return e;
 }
 
@@ -266,7 +306,8 @@ Result<std::unique_ptr<GpuSolver>> makeAvbdSolverGpu(const ClContext& ctx, const
   auto program = KernelProgram::create(
       ctx, source, "cl/avbd.cl",
       {"avbd_reset_vertices", "avbd_begin_edges", "avbd_begin_mouse", "avbd_begin_vertices", "avbd_init_guess",
-       "avbd_mouse_offset", "avbd_solve_vertices_color", "avbd_dual_edges", "avbd_dual_mouse", "avbd_dual_vertices"});
+       "avbd_mouse_offset", "avbd_solve_vertices_color", "avbd_dual_edges", "avbd_dual_mouse", "avbd_dual_vertices",
+       "avbd_begin_body_contacts", "avbd_dual_body_contacts", "vbd_snapshot_color"});
   if (!program) return program.error();
   return std::unique_ptr<GpuSolver>(new AvbdSolverGpu(std::move(*program)));
 }

@@ -47,6 +47,11 @@ Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
   auto offset = DeviceBuffer<glm::vec4>::create(ctx.context, 1, CL_MEM_READ_WRITE, "mouseOffset");
   if (!offset) return offset.error();
   mouseOffset = std::move(*offset);
+  std::vector<uint32_t> colors = colorOfVertex_;
+  if (colors.empty()) colors.push_back(0u);  // OpenCL forbids empty buffers
+  auto co = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, colors, CL_MEM_READ_ONLY, "VBD colorOf");
+  if (!co) return co.error();
+  colorOf = std::move(*co);
   return uploadMaterials(ctx, model);
 }
 

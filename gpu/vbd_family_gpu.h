@@ -37,7 +37,7 @@ enum VbdTerm : uint32_t {
   kVbdTermMouse = 8u,
   kVbdTermFriction = 16u,
   kVbdTermAccelerate = 32u,
-  kVbdTermBodyContacts = 64u,  // VBD only (AVBD treats body contacts as its own rows)
+  kVbdTermBodyContacts = 64u,  // VBD (AVBD passes its own flag with its body-contact rows)
 };
 
 inline constexpr size_t kMaxMouseVertices = 8;  // uint8 / float8 kernel arguments
@@ -71,6 +71,7 @@ class VbdFamilyInputs {
   glm::vec4 ground{0.0f};             // (enabled, height, friction, 0)
   glm::uvec4 colliderCounts{0u};      // (spheres, boxes, capsules, 0)
   DeviceBuffer<glm::vec4> mouseOffset;  // one float4: the snapshot of r
+  DeviceBuffer<uint32_t> colorOf;       // per vertex: its vertex colour (body-contact partner rule)
 
  private:
   Status uploadMaterials(const ClContext& ctx, const SimModel& model);

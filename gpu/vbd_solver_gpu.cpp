@@ -10,7 +10,7 @@
 //
 // Solver-private device data (v^{t-1} for the adaptive guess, the two previous
 // Chebyshev iterates, the per-vertex contact flag, the body-contact partner
-// snapshot and the colour of each vertex) lives in this class, not in
+// snapshot) lives in this class, not in
 // DeviceState: a solver switch drops it with the solver. Nothing is read back.
 // Body contacts read DeviceState::bodyContacts as filled for the substep (by
 // the device detection, or uploaded by a test); with the toggle off nothing is
@@ -62,7 +62,6 @@ class VbdSolverGpu final : public GpuSolver {
   DeviceBuffer<glm::vec4> vLast_, chebyshevPrev1_, chebyshevPrev2_;
   DeviceBuffer<uint32_t> inContact_;
   DeviceBuffer<glm::vec4> snapshot_;  // body contacts: x of the colour being solved at its start
-  DeviceBuffer<uint32_t> colorOf_;    // per vertex: its colour
   Attachment mouse_;
 
   StageId stageInit_ = 0, stageMouse_ = 0, stageChebyshev_ = 0, stageSnapshot_ = 0;
@@ -85,14 +84,6 @@ Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceSt
   auto c = DeviceBuffer<uint32_t>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD inContact");
   if (!c) return c.error();
   inContact_ = std::move(*c);
-  std::vector<uint32_t> colorOf(n, 0u);
-  for (uint32_t color = 0; color < model.vertexColors.count(); ++color)
-    for (uint32_t k = model.vertexColors.begin(color); k < model.vertexColors.end(color); ++k)
-      colorOf[model.vertexColorOrder[k]] = color;
-  if (colorOf.empty()) colorOf.push_back(0u);  // OpenCL forbids empty buffers
-  auto co = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, colorOf, CL_MEM_READ_ONLY, "VBD colorOf");
-  if (!co) return co.error();
-  colorOf_ = std::move(*co);
   // v^{t-1} starts as the current v (the CPU reset does the same).
   cl_int e = vLast_.copyFrom(ctx.queue, s.v);
   if (e == CL_SUCCESS) e = chebyshevPrev1_.fill(ctx.queue, glm::vec4(0.0f));
@@ -192,7 +183,7 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
                     s.vertexEdgesItems, s.vertexBody, inputs_.bodies, inputs_.edgeStiffness, inputs_.ground,
                     inputs_.colliders, inputs_.colliderCounts, solve, options, mouse.ids, mouse.weights,
                     mouse.target, mouseParams, inputs_.mouseOffset, inContact_, c, bodyContact, next, snapshot_,
-                    colorOf_, bc.ids, bc.normal, bc.weights, bc.vertexCount, bc.vertexItems);
+                    inputs_.colorOf, bc.ids, bc.normal, bc.weights, bc.vertexCount, bc.vertexItems);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, std::max(count, next.y), local, profiler.record(stageColor_[c]));
   return e;
 }

@@ -5,6 +5,7 @@
 
 #include "shaders/cl/common/compat_cpp.h"  // before any .clh
 #include "shaders/cl/common/avbd_constraint.clh"
+#include "shaders/cl/common/vbd_contact.clh"
 
 #include "core/cpu/vbd_colliders.h"
 
@@ -54,21 +55,25 @@ float rowStart(const AvbdParams& p, float mass, float h) { return std::max(p.kSt
 
 }  // namespace
 
-AvbdLayout AvbdLayout::make(uint32_t edgeCount, uint32_t vertexCount) {
+AvbdLayout AvbdLayout::make(const SimModel& model) {
   AvbdLayout l;
   l.edges = 0;
-  l.mouse = edgeCount;
+  l.mouse = model.edgeCount();
   l.pins = l.mouse + 3;
-  l.contacts = l.pins + 3 * vertexCount;
-  l.size = l.contacts + 3 * vertexCount;
+  l.contacts = l.pins + 3 * model.vertexCount();
+  l.bodyContacts = l.contacts + 3 * model.vertexCount();
+  l.size = l.bodyContacts + uint32_t(model.surfaceVertices.size());
   return l;
 }
 
 void AvbdConstraints::reset(const SimModel& model, State& state, const AvbdParams& params) {
   const uint32_t n = model.vertexCount();
-  layout_ = AvbdLayout::make(model.edgeCount(), n);
+  layout_ = AvbdLayout::make(model);
   state.lambda.assign(layout_.size, 0.0f);  // Eq. 10
   state.penalty.assign(layout_.size, params.kStart);
+  bodyIds_.assign(model.surfaceVertices.size(), glm::uvec4(kNoContact));
+  bodyC0_.assign(model.surfaceVertices.size(), 0.0f);
+  bodyContactsActive_ = false;
   edgeC0_.assign(model.edgeCount(), 0.0f);
   pinTarget_.assign(n, glm::vec3(0.0f));
   pinKnown_.assign(n, 0);
@@ -173,6 +178,28 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
       for (uint32_t r = 0; r < 3; ++r) warmRow(state, row + r, p, p.hardContacts, start, contactCap);
     }
     if (c.collider >= 0) tangentBasis(c.n, c.t, c.b);
+  }
+
+  // Body contacts: stabilisation offset at x^t (Eq. 18) and the multiplier's warm
+  // start (Eq. 19) while the slot keeps the same vertex and triangle.
+  const BodyContacts& bc = state.bodyContacts;
+  bodyStiffnessOverH2_ = p.primal.bodyContactStiffness / (h * h);
+  bodyContactsActive_ = settings.step.constraints.bodyContacts && bc.active > 0 && bc.ids.size() == bodyIds_.size() &&
+                        bc.vertexCount.size() == n && bc.vertexItems.size() == size_t(n) * kMaxContactsPerVertex;
+  for (size_t slot = 0; slot < bodyIds_.size(); ++slot) {
+    float& lambda = state.lambda[layout_.bodyContacts + slot];
+    const glm::uvec4 id = bodyContactsActive_ ? bc.ids[slot] : glm::uvec4(kNoContact);
+    if (id.x == kNoContact) {
+      lambda = 0.0f;
+      bodyC0_[slot] = 0.0f;
+    } else {
+      lambda = id == bodyIds_[slot] ? p.alpha * p.gamma * lambda : 0.0f;
+      bodyC0_[slot] = clm::avbd_body_contact_c0(glm::vec3(state.xPrev[id.x]), glm::vec3(state.xPrev[id.y]),
+                                                glm::vec3(state.xPrev[id.z]), glm::vec3(state.xPrev[id.w]),
+                                                glm::vec3(bc.normal[slot]), glm::vec3(bc.weights[slot]),
+                                                bc.normal[slot].w, p.alpha);
+    }
+    bodyIds_[slot] = id;
   }
 }
 
@@ -312,6 +339,19 @@ void AvbdConstraints::updateDuals(const SimModel& model, const SolverSettings& s
     }
   }
 
+  if (bodyContactsActive_) {
+    const BodyContacts& bc = state.bodyContacts;
+    for (size_t slot = 0; slot < bodyIds_.size(); ++slot) {
+      const glm::uvec4 id = bc.ids[slot];
+      if (id.x == kNoContact) continue;
+      const glm::vec4 xp = state.x[id.x], xa = state.x[id.y], xb = state.x[id.z], xc = state.x[id.w];
+      float& lambda = state.lambda[layout_.bodyContacts + slot];
+      lambda = clm::avbd_body_contact_dual(glm::vec3(xp), glm::vec3(xa), glm::vec3(xb), glm::vec3(xc), xp.w, xa.w,
+                                           xb.w, xc.w, glm::vec3(bc.normal[slot]), glm::vec3(bc.weights[slot]),
+                                           bc.normal[slot].w, bodyC0_[slot], bodyStiffnessOverH2_, lambda);
+    }
+  }
+
   for (uint32_t i = 0; i < model.vertexCount(); ++i) {
     if (hardPinned(p, state, i)) {
       const glm::vec3 C = glm::vec3(state.x[i]) - pinTarget_[i] - p.alpha * pinC0_[i];
@@ -359,6 +399,7 @@ float AvbdConstraints::maxHardViolation(const SimModel& model, const SolverSetti
       worst = std::max(worst, std::fabs(glm::length(glm::vec3(state.x[ed.x]) - glm::vec3(state.x[ed.y])) -
                                         model.restLength[e]));
     }
+  if (bodyContactsActive_) worst = std::max(worst, bodyContactPenetration(state));
   if (state.mouse.active && p.hardAttachment) worst = std::max(worst, glm::length(attachmentOffset(state.mouse, state)));
   for (uint32_t i = 0; i < model.vertexCount(); ++i) {
     if (hardPinned(p, state, i)) worst = std::max(worst, glm::length(glm::vec3(state.x[i]) - pinTarget_[i]));

@@ -4,14 +4,20 @@
 // variable lambda and a penalty k, stored in State::lambda / State::penalty in
 // a fixed layout so a row keeps its warm-start values while it persists:
 //
-//   | edges: 1 row each | mouse: 3 rows | pins: 3 rows per vertex | contacts: 3 rows per vertex |
-//   0                   E               E+3                       E+3+3N                     E+3+6N
+//   | edges: 1 row each | mouse: 3 rows | pins: 3 rows per vertex | contacts: 3 rows per vertex | body contacts |
+//   0                   E               E+3                       E+3+3N                     E+3+6N     +S
 //
 //   edge     C = |x_a - x_b| - L                 soft (k <= k_e) or hard (AvbdParams::hardEdges)
 //   mouse    C = sum_j w_j x_j - target (x,y,z)  force magnitude <= maxForce, soft (k <= stiffness) or hard
 //   pin      C = x_i - pin target (x,y,z)        hard, only with AvbdParams::hardPins (else pins are kinematic)
 //   contact  C = [n t b]^T (x_i - x_i^t) + [phi(x^t), 0, 0]     (AVBD Eq. 15, linearised about x^t, Sec. 4)
 //            normal lambda <= 0 (push only), friction |lambda_tb| <= mu |lambda_n| (Sec. 3.3)
+//   body     one row per body-contact slot (S = SimModel::surfaceVertices), the contact
+//            C = n . (x_p - sum w_k x_k) - thickness of core/sim/body_contacts.h; lambda >= 0 is
+//            the push [N] (vbd_contact.clh), the penalty is the inertia-scaled kappa m_c / h^2
+//            of VBD's body contacts and is not stored (its penalty entry stays unused); friction
+//            is VBD's lagged friction with lambda+ as the normal force. Warm-started while the
+//            slot keeps the same (p, a, b, c)
 //
 // Hard rows are stabilised, C = C* - alpha C*(x^t) (Eq. 18), and warm started
 // (Eq. 19); soft rows keep lambda = 0 and ramp k up to their stiffness (Eq. 16).
@@ -29,8 +35,8 @@
 namespace tetlab {
 
 struct AvbdLayout {
-  uint32_t edges = 0, mouse = 0, pins = 0, contacts = 0, size = 0;
-  static AvbdLayout make(uint32_t edgeCount, uint32_t vertexCount);
+  uint32_t edges = 0, mouse = 0, pins = 0, contacts = 0, bodyContacts = 0, size = 0;
+  static AvbdLayout make(const SimModel& model);
 };
 
 // One vertex's contact for the current substep (the nearest collider at x^t).
@@ -60,6 +66,12 @@ class AvbdConstraints {
   void updateDuals(const SimModel& model, const SolverSettings& settings, const VbdMaterialCache& cache,
                    State& state) const;
 
+  // Body contacts of this substep (State::bodyContacts, the toggle on and
+  // something detected); their rows are read through the colour snapshot.
+  bool bodyContactsActive() const { return bodyContactsActive_; }
+  const float* bodyContactLambda(const State& state) const { return state.lambda.data() + layout_.bodyContacts; }
+  const float* bodyContactC0() const { return bodyC0_.data(); }
+
   // Largest |C*| over the hard rows at the current x [m] (contacts: penetration).
   float maxHardViolation(const SimModel& model, const SolverSettings& settings, const State& state) const;
 
@@ -80,6 +92,10 @@ class AvbdConstraints {
   std::vector<uint8_t> pinKnown_;      // pinTarget_ valid (vertex is pinned)
   std::vector<glm::vec3> pinC0_;       // C*(x^t) of the pin rows [m]
   std::vector<AvbdContact> contacts_;  // per vertex
+  std::vector<glm::uvec4> bodyIds_;    // per body-contact slot: (p, a, b, c) of the last substep
+  std::vector<float> bodyC0_;          // per slot: stabilisation offset c0 [m]
+  bool bodyContactsActive_ = false;
+  float bodyStiffnessOverH2_ = 0.0f;   // kappa / h^2 of this substep [1/s^2]
   glm::vec3 mouseC0_{0.0f};
   std::vector<uint32_t> mouseVertices_;  // to notice a new drag (fresh multipliers)
   bool mouseActive_ = false;

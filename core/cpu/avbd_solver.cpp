@@ -13,7 +13,9 @@
 //     for every row: lambda, k update                                        (dual, Eq. 11, 12, 16)
 //
 // Stable Neo-Hookean elasticity stays an energy (as in VBD); edges, contacts,
-// the mouse and (optionally) pins are rows. Residual: as VBD (RMS of
+// body-body contacts, the mouse and (optionally) pins are rows. Body contacts
+// couple vertices that may share a colour, so their partners are read through
+// VBD's per-colour snapshot (VbdContactSnapshot), the rule the GPU follows. Residual: as VBD (RMS of
 // |f_i| h^2 / m_i at visit time, docs/solvers_vbd_avbd.md).
 #include "core/cpu/avbd_solver.h"
 
@@ -36,6 +38,7 @@ class AvbdSolver final : public VbdFamilySolver {
     const size_t n = model.vertexCount();
     vLast_.resize(n);
     for (size_t i = 0; i < n && i < state.v.size(); ++i) vLast_[i] = glm::vec3(state.v[i]);
+    snapshot_.reset(model);
     stats_ = {};
   }
 
@@ -46,10 +49,13 @@ class AvbdSolver final : public VbdFamilySolver {
     const ConstraintToggles& on = settings.step.constraints;
     const glm::vec3 g = settings.step.gravity;
     const uint32_t n = model.vertexCount();
-    if (vLast_.size() != n) reset(model, state);
+    if (vLast_.size() != n || snapshot_.colorOf.size() != n) reset(model, state);
     cache_.refresh(model);
     constraints_.beginSubstep(model, settings, cache_, h, state);
     stats_ = {};
+    const bool bodyContacts = constraints_.bodyContactsActive();
+    const float bodyKappaOverH2 = primal.bodyContactStiffness / (h * h);
+    const float yEps = primal.frictionEpsilon * h;
 
     // Initial guess (VBD Sec. 3.7). A hard-pinned vertex starts where it is held.
     for (uint32_t i = 0; i < n; ++i) {
@@ -65,6 +71,7 @@ class AvbdSolver final : public VbdFamilySolver {
       double residual2 = 0.0;
       uint32_t freeCount = 0;
       for (uint32_t c = 0; c < model.vertexColors.count(); ++c) {
+        if (bodyContacts) snapshot_.take(model, state, c);
         for (uint32_t k = model.vertexColors.begin(c); k < model.vertexColors.end(c); ++k) {
           const uint32_t i = model.vertexColorOrder[k];
           const float w = state.x[i].w;
@@ -81,6 +88,10 @@ class AvbdSolver final : public VbdFamilySolver {
           bool inContact = false;
           stats_.safeguardTriggers +=
               constraints_.addVertexTerms(model, settings, cache_, h, state, i, sys, inContact);
+          // A hard-pinned vertex (w = 0) is held by its pin rows; body contacts see it as immovable.
+          if (bodyContacts && w > 0.0f)
+            vbdAddBodyContacts(state, snapshot_, c, i, bodyKappaOverH2, yEps, sys,
+                               constraints_.bodyContactLambda(state), constraints_.bodyContactC0());
           const float r = glm::length(sys.f) * h * h / mass;
           residual2 += double(r) * double(r);
           ++freeCount;
@@ -105,6 +116,7 @@ class AvbdSolver final : public VbdFamilySolver {
   VbdMaterialCache cache_;
   AvbdConstraints constraints_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive initial guess
+  VbdContactSnapshot snapshot_;   // partner positions of the body contacts
 };
 
 }  // namespace

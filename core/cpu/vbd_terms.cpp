@@ -140,7 +140,8 @@ void VbdContactSnapshot::take(const SimModel& model, const State& state, uint32_
 }
 
 bool vbdAddBodyContacts(const State& state, const VbdContactSnapshot& snapshot, uint32_t c, uint32_t i,
-                        float stiffnessOverH2, float yEps, VbdVertexSystem& sys) {
+                        float stiffnessOverH2, float yEps, VbdVertexSystem& sys, const float* lambda,
+                        const float* c0) {
   const BodyContacts& bc = state.bodyContacts;
   int active = 0;
   const uint32_t count = bc.vertexCount[i];
@@ -161,7 +162,8 @@ bool vbdAddBodyContacts(const State& state, const VbdContactSnapshot& snapshot, 
         glm::vec3(xp), glm::vec3(xa), glm::vec3(xb), glm::vec3(xc), glm::vec3(xp) - glm::vec3(state.xPrev[id.x]),
         glm::vec3(xa) - glm::vec3(state.xPrev[id.y]), glm::vec3(xb) - glm::vec3(state.xPrev[id.z]),
         glm::vec3(xc) - glm::vec3(state.xPrev[id.w]), xp.w, xa.w, xb.w, xc.w, glm::vec3(n), glm::vec3(w), n.w, w.w,
-        item & 3u, together, stiffnessOverH2, yEps, &sys.f, &sys.H);
+        item & 3u, together, stiffnessOverH2, yEps, lambda ? lambda[slot] : 0.0f, c0 ? c0[slot] : 0.0f, &sys.f,
+        &sys.H);
   }
   return active != 0;
 }

@@ -75,8 +75,8 @@ void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCach
 uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
                        float h, HessianSafeguard safeguard, VbdVertexSystem& sys);
 
-// Body-body contacts (State::bodyContacts, VBD only: AVBD turns them into its
-// own hard rows). A contact couples vertices of different bodies, which may
+// Body-body contacts (State::bodyContacts; VBD's penalty, and AVBD's hard rows
+// with a multiplier per slot on top of the same penalty). A contact couples vertices of different bodies, which may
 // share a vertex colour. The GPU solves a colour in parallel, so a work-item
 // reading a same-colour partner would race with the partner's update. Both
 // backends therefore read contact partners through this rule: a vertex of the
@@ -97,9 +97,12 @@ struct VbdContactSnapshot {
 // Adds the penalty contact + lagged friction of every body contact listed for
 // vertex i (vertexItems / vertexCount) while colour c is solved;
 // stiffnessOverH2 = kappa / h^2 [1/s^2], yEps = eps_v h [m].
-// Returns true when one of them is active (C < 0).
+// AVBD passes its per-slot multipliers and stabilisation offsets (lambda [N],
+// c0 [m], indexed by slot); VBD passes none (the plain penalty).
+// Returns true when one of them is active.
 bool vbdAddBodyContacts(const State& state, const VbdContactSnapshot& snapshot, uint32_t c, uint32_t i,
-                        float stiffnessOverH2, float yEps, VbdVertexSystem& sys);
+                        float stiffnessOverH2, float yEps, VbdVertexSystem& sys, const float* lambda = nullptr,
+                        const float* c0 = nullptr);
 
 // Deepest body-contact penetration max(0, -C) at the current positions [m].
 float bodyContactPenetration(const State& state);

@@ -2,15 +2,18 @@
 // device; the CPU twin is core/cpu/avbd_solver.cpp + avbd_constraints.cpp.
 // One substep (host script gpu/avbd_solver_gpu.cpp):
 //
-//   avbd_begin_edges, avbd_begin_mouse, avbd_begin_vertices   stabilisation offsets C*(x^t),
-//                                     pin targets, contacts at x^t, warm start (Eq. 18, 19)
+//   avbd_begin_edges, avbd_begin_mouse, avbd_begin_vertices,  stabilisation offsets C*(x^t),
+//   avbd_begin_body_contacts          pin targets, contacts at x^t, warm start (Eq. 18, 19)
 //   avbd_init_guess                   per vertex (VBD Sec. 3.7)
 //   for iteration:
-//     for vertex colour c:  [avbd_mouse_offset]  avbd_solve_vertices_color (c)     primal, Eq. 4-6
-//     avbd_dual_edges, avbd_dual_mouse, avbd_dual_vertices                         dual, Eq. 11, 12, 16
+//     for vertex colour c:  [vbd_snapshot_color] [avbd_mouse_offset]  avbd_solve_vertices_color (c)   primal
+//     avbd_dual_edges, avbd_dual_mouse, avbd_dual_vertices, [avbd_dual_body_contacts]     dual, Eq. 11, 12, 16
 //
 // Every row is owned by one work-item in each kernel (edges by their edge,
-// pins and contacts by their vertex, the mouse by one item), so no atomics.
+// pins and contacts by their vertex, body contacts by their slot, the mouse by
+// one item), so no atomics. Body contacts (State::bodyContacts, one row per
+// slot from bodyRow on, lambda only) read same-colour partners from the
+// colour's snapshot, as VBD does (vbd_vertex.clh).
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "avbd_rows.clh"
@@ -131,6 +134,47 @@ __kernel void avbd_begin_vertices(
   }
 }
 
+// Body-contact rows at the start of a substep (beginSubstep, body part): the
+// stabilisation offset c0 at x^t (Eq. 18) and the multiplier warm start
+// (Eq. 19) while the slot keeps the same (p, a, b, c); with the toggle off
+// (on == 0) every slot is cleared, as the CPU does.
+__kernel void avbd_begin_body_contacts(const uint count, const uint on, __global const uint4* ids,
+                                       __global const float4* normal, __global const float4* weights,
+                                       __global const float4* xPrev, __global uint4* prevIds, __global float* c0,
+                                       __global float* lambda, const uint bodyRow, const float8 al) {
+  const uint s = get_global_id(0);
+  if (s >= count) return;
+  const uint4 id = on ? ids[s] : (uint4)(0xffffffffu);
+  const uint4 prev = prevIds[s];
+  const uint r = bodyRow + s;
+  if (id.x == 0xffffffffu) {
+    lambda[r] = 0.0f;
+    c0[s] = 0.0f;
+  } else {
+    const int same = id.x == prev.x && id.y == prev.y && id.z == prev.z && id.w == prev.w;
+    lambda[r] = same ? al.s0 * al.s1 * lambda[r] : 0.0f;
+    const float4 n = normal[s];
+    c0[s] = avbd_body_contact_c0(xPrev[id.x].xyz, xPrev[id.y].xyz, xPrev[id.z].xyz, xPrev[id.w].xyz, n.xyz,
+                                 weights[s].xyz, n.w, al.s0);
+  }
+  prevIds[s] = id;
+}
+
+// Dual update of the body-contact rows after a primal iteration (Eq. 11).
+__kernel void avbd_dual_body_contacts(const uint count, __global const uint4* ids, __global const float4* normal,
+                                      __global const float4* weights, __global const float4* x,
+                                      __global const float* c0, __global float* lambda, const uint bodyRow,
+                                      const float kappaOverH2) {
+  const uint s = get_global_id(0);
+  if (s >= count) return;
+  const uint4 id = ids[s];
+  if (id.x == 0xffffffffu) return;
+  const float4 xp = x[id.x], xa = x[id.y], xb = x[id.z], xc = x[id.w];
+  const float4 n = normal[s];
+  lambda[bodyRow + s] = avbd_body_contact_dual(xp.xyz, xa.xyz, xb.xyz, xc.xyz, xp.w, xa.w, xb.w, xc.w, n.xyz,
+                                               weights[s].xyz, n.w, c0[s], kappaOverH2, lambda[bodyRow + s]);
+}
+
 __kernel void avbd_init_guess(const uint count, __global float4* x, __global const float4* v,
                               __global float4* vLast, const float4 gravity, const float h, const uint mode) {
   const uint i = get_global_id(0);
@@ -154,6 +198,8 @@ __kernel void avbd_mouse_offset(__global const float4* x, const uint8 mouseIds, 
 //   gravity = (g, |g|)  (y of a hard-pinned vertex, which step_predict leaves at x)
 //   options = (terms bits VBD_TERM_*, safeguard, mouse slot count, 1: read mouseOffset[0])
 //   mouseParams = (stiffness, maxForce, determinantThreshold, 0)
+//   bodyContact = (kappa / h^2, eps_v h, 1: body contacts on, 0); their rows from lambda[bodyRow],
+//   partners of colour `color` from snapshot (vbd_add_body_contacts)
 __kernel void avbd_solve_vertices_color(
     const uint begin, const uint count, __global const uint* vertexColorOrder, __global float4* x,
     __global const float4* xPrev, __global const float4* xInertial, __global const float4* v,
@@ -167,7 +213,10 @@ __kernel void avbd_solve_vertices_color(
     __global const float4* contactBitangent, __global const int* contactCollider, const float4 gravity,
     const uint4 options, const uint4 layout, const float8 al, const uint4 hard, const uint8 mouseIds,
     const float8 mouseWeights, const float4 mouseTarget, const float4 mouseParams,
-    __global const float4* mouseOffset, __global const float4* mouseC0) {
+    __global const float4* mouseOffset, __global const float4* mouseC0, const uint color, const float4 bodyContact,
+    __global const float4* snapshot, __global const uint* colorOf, __global const uint4* bcIds,
+    __global const float4* bcNormal, __global const float4* bcWeights, __global const uint* bcVertexCount,
+    __global const uint* bcVertexItems, const uint bodyRow, __global const float* bodyC0) {
   const uint k = get_global_id(0);
   if (k >= count) return;
   const uint i = vertexColorOrder[begin + k];
@@ -204,6 +253,10 @@ __kernel void avbd_solve_vertices_color(
   if ((terms & VBD_TERM_COLLISIONS) && contactCollider[i] >= 0)
     avbd_add_contact_rows(xi - xt, contactNormal[i], contactTangent[i], contactBitangent[i],
                           terms & VBD_TERM_FRICTION, al.s0, hard.x, layout.z + 3 * i, lambda, penalty, &s);
+  // A hard-pinned vertex (w = 0) is held by its pin rows; body contacts see it as immovable.
+  if (bodyContact.z != 0.0f && w > 0.0f)
+    vbd_add_body_contacts(i, color, bodyContact, x, xPrev, snapshot, colorOf, bcIds, bcNormal, bcWeights,
+                          bcVertexCount, bcVertexItems, lambda + bodyRow, bodyC0, &s);
   const float threshold = safeguard == VBD_SAFEGUARD_DETERMINANT ? mouseParams.z : 0.0f;
   vbd_apply_step(x, i, xi, w, s, threshold);
 }

@@ -53,16 +53,6 @@ __kernel void vbd_mouse_offset(__global const float4* x, const uint8 mouseIds, c
   mouseOffset[0] = (float4)(vbd_attachment_offset(x, mouseCount, mouseIds, mouseWeights, mouseTarget.xyz), 0.0f);
 }
 
-// snapshot[i] = x[i] for the vertices of colour [begin, begin + count): the
-// body contacts of this colour read same-colour partners from it (vbd_vertex.clh).
-__kernel void vbd_snapshot_color(const uint begin, const uint count, __global const uint* vertexColorOrder,
-                                 __global const float4* x, __global float4* snapshot) {
-  const uint k = get_global_id(0);
-  if (k >= count) return;
-  const uint i = vertexColorOrder[begin + k];
-  snapshot[i] = x[i];
-}
-
 // One Newton step per vertex of colour [begin, begin + count) of vertexColorOrder.
 //   solve   = (h, contactStiffness k_c, contactThickness, frictionEpsilon eps_v)
 //   options = (terms bits VBD_TERM_*, safeguard, mouse vertex count, 1: read mouseOffset[0])
@@ -124,7 +114,7 @@ __kernel void vbd_solve_vertices_color(
   }
   if (terms & VBD_TERM_BODY_CONTACTS)
     touching |= vbd_add_body_contacts(i, color, bodyContact, x, xPrev, snapshot, colorOf, contactIds, contactNormal,
-                                      contactWeights, contactVertexCount, contactVertexItems, &s);
+                                      contactWeights, contactVertexCount, contactVertexItems, 0, 0, &s);
   if (terms & VBD_TERM_ACCELERATE) inContact[i] = (uint)touching;
   const float threshold = safeguard == VBD_SAFEGUARD_DETERMINANT ? mouseParams.z : 0.0f;
   vbd_apply_step(x, i, xi, w, s, threshold);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/cpu/vbd_terms.h"
 #include "core/sim/body_contact_detection.h"
 #include "tests/cpu/physics_scenes.h"
 
@@ -23,15 +24,9 @@ namespace {
 
 using namespace phystest;
 
-const Material kSoft{1e5f, 0.3f, 1000, 0};  // 10 cm blocks of 1 kg; E low enough for XPBD's default substeps
-
 SimModel twoBoxes(glm::vec3 minA, glm::vec3 sizeA, glm::uvec3 cellsA, glm::vec3 minB, glm::vec3 sizeB,
                   glm::uvec3 cellsB) {
-  std::vector<BodyDesc> bodies{{makeBoxTetMesh(minA, sizeA, cellsA), kSoft, "a"},
-                               {makeBoxTetMesh(minB, sizeB, cellsB), kSoft, "b"}};
-  auto built = buildSimModel(std::span<const BodyDesc>(bodies.data(), bodies.size()));
-  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
-  return std::move(built).value();
+  return buildTwoBoxes(minA, sizeA, cellsA, minB, sizeB, cellsB);
 }
 
 struct BodyBounds {
@@ -101,8 +96,9 @@ TEST_P(BodyContactSolver, BlockComesToRestOnAnotherBody) {
   }
   const BodyBounds slab = bounds(model, state, 0), block = bounds(model, state, 1);
   std::printf("%s: block rests at com y %.4f m (slab top %.4f m), worst overlap %.2e m, max speed %.2e m/s, "
-              "contacts %u\n",
-              solverName(GetParam()), block.com.y, slab.hi.y, worstOverlap, maxSpeed(state), diag.bodyContacts);
+              "contacts %u, deepest C < 0 at rest %.2e m\n",
+              solverName(GetParam()), block.com.y, slab.hi.y, worstOverlap, maxSpeed(state), diag.bodyContacts,
+              bodyContactPenetration(state));
   EXPECT_LT(worstOverlap, 1e-3f);
   EXPECT_NEAR(block.com.y, slab.hi.y + 0.05 + s.bodyContacts.thickness, 3e-3);
   EXPECT_LT(maxSpeed(state), 0.014) << "at rest (1/10 of the speed of 1 mm of free fall)";

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"
@@ -30,6 +31,19 @@ inline std::string paramName(const testing::TestParamInfo<SolverKind>& info) { r
 inline SimModel buildBox(glm::vec3 minCorner, glm::vec3 size, glm::uvec3 cells, const Material& material) {
   BodyDesc body{makeBoxTetMesh(minCorner, size, cells), material, "box"};
   auto built = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
+  return std::move(built).value();
+}
+
+// The two soft bodies of the body-contact tests (tests/cpu/body_contact_physics_test.cpp and
+// its GPU parity twins): 10 cm blocks of 1 kg, E low enough for XPBD's default substeps.
+inline const Material kBodyContactMaterial{1e5f, 0.3f, 1000, 0};
+
+inline SimModel buildTwoBoxes(glm::vec3 minA, glm::vec3 sizeA, glm::uvec3 cellsA, glm::vec3 minB, glm::vec3 sizeB,
+                              glm::uvec3 cellsB, const Material& material = kBodyContactMaterial) {
+  std::vector<BodyDesc> bodies{{makeBoxTetMesh(minA, sizeA, cellsA), material, "a"},
+                               {makeBoxTetMesh(minB, sizeB, cellsB), material, "b"}};
+  auto built = buildSimModel(std::span<const BodyDesc>(bodies.data(), bodies.size()));
   EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
   return std::move(built).value();
 }

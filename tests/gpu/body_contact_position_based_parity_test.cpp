@@ -28,6 +28,7 @@
 #include "core/sim/body_contact_detection.h"
 #include "gpu/device_body_contacts.h"
 #include "gpu/opencl_simulator.h"
+#include "tests/cpu/physics_scenes.h"
 #include "vbd_parity_util.h"
 
 #include "shaders/cl/common/compat_cpp.h"
@@ -38,15 +39,9 @@ namespace {
 
 constexpr double kMaxRelativeError = 1e-4;
 
-const Material kSoft{1e5f, 0.3f, 1000, 0};  // the bodies of tests/cpu/body_contact_physics_test.cpp
-
 test::VbdScene twoBoxes(glm::vec3 minA, glm::vec3 sizeA, glm::uvec3 cellsA, glm::vec3 minB, glm::vec3 sizeB,
                         glm::uvec3 cellsB) {
-  std::vector<BodyDesc> bodies{{makeBoxTetMesh(minA, sizeA, cellsA), kSoft, "a"},
-                               {makeBoxTetMesh(minB, sizeB, cellsB), kSoft, "b"}};
-  auto model = buildSimModel(std::span<const BodyDesc>(bodies.data(), bodies.size()));
-  EXPECT_TRUE(model.ok()) << model.error().message;
-  test::VbdScene s{std::move(*model), {}};
+  test::VbdScene s{phystest::buildTwoBoxes(minA, sizeA, cellsA, minB, sizeB, cellsB), {}};
   s.state = makeState(s.model);
   return s;
 }

@@ -71,7 +71,7 @@ TEST(GpuSolverFactory, SwitchKeepsPositionsAndVelocitiesAndResetsOnlyTheSolverRo
   ASSERT_TRUE(downloadState(ctx, *device, after).ok());
   EXPECT_EQ(maxDifference(before.x, after.x), 0.0);
   EXPECT_EQ(maxDifference(before.v, after.v), 0.0);
-  const AvbdLayout layout = AvbdLayout::make(scene.model.edgeCount(), scene.model.vertexCount());
+  const AvbdLayout layout = AvbdLayout::make(scene.model);
   ASSERT_EQ(after.lambda.size(), layout.size);
   ASSERT_EQ(after.penalty.size(), layout.size);
   for (size_t r = 0; r < layout.size; ++r) {
