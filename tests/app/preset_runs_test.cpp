@@ -21,8 +21,8 @@
 #include <thread>
 #include <unistd.h>
 
-#include <stb_image.h>
 
+#include "tests/app/body_pixels.h"
 #include "app/app.h"
 #include "app/cli.h"
 #include "core/cpu/vbd_colliders.h"
@@ -335,21 +335,7 @@ Result<std::unique_ptr<App>> createApp(const AppOptions& options) {
   return app;
 }
 
-// Share of warm (body-coloured) pixels right of the panel.
-double bodyPixelShare(const fs::path& png) {
-  int w = 0, h = 0, channels = 0;
-  unsigned char* data = stbi_load(png.c_str(), &w, &h, &channels, 4);
-  if (!data) return -1.0;
-  const int x0 = int(kPanelPosition.x * 2 + kPanelWidth);
-  size_t body = 0, total = 0;
-  for (int y = 0; y < h; ++y)
-    for (int x = x0; x < w; ++x, ++total) {
-      const unsigned char* p = data + 4 * (size_t(y) * size_t(w) + size_t(x));
-      if (int(p[0]) - int(p[2]) > 40) ++body;
-    }
-  stbi_image_free(data);
-  return double(body) / double(total);
-}
+using test::bodyPixelShare;
 
 class PresetRuns : public testing::TestWithParam<PresetRun> {};
 

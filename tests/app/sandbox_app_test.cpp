@@ -14,8 +14,8 @@
 #include <thread>
 #include <unistd.h>
 
-#include <stb_image.h>
 
+#include "tests/app/body_pixels.h"
 #include "app/app.h"
 #include "app/picking.h"
 #include "core/scene/scene_json.h"
@@ -101,22 +101,7 @@ bool finite(const State& s) {
   return true;
 }
 
-// Share of body pixels in the 3D view right of the panel: the default clay is warm, the
-// environment neutral to cool (checked in headless_app_test).
-double bodyPixelShare(const fs::path& png) {
-  int w = 0, h = 0, channels = 0;
-  unsigned char* data = stbi_load(png.c_str(), &w, &h, &channels, 4);
-  if (!data) return -1.0;
-  const int x0 = int(kPanelPosition.x * 2 + kPanelWidth);
-  size_t body = 0, total = 0;
-  for (int y = 0; y < h; ++y)
-    for (int x = x0; x < w; ++x, ++total) {
-      const unsigned char* p = data + 4 * (size_t(y) * size_t(w) + size_t(x));
-      if (int(p[0]) - int(p[2]) > 40) ++body;
-    }
-  stbi_image_free(data);
-  return double(body) / double(total);
-}
+using test::bodyPixelShare;
 
 class SandboxApp : public testing::TestWithParam<std::string> {};
 
