@@ -149,6 +149,9 @@ void SimSession::stepOpenCl(const SolverSettings& s) {
   diag_.residualHistory.clear();
   diag_.residual = 0.0f;
   diag_.stepMs = gpuStats_.totalMs;
+  // Body-contact counts came back with readBadVertex (same sync, a few bytes).
+  diag_.bodyContacts = gpu_->bodyContactStats().active;
+  diag_.bodyContactOverflow = gpu_->bodyContactStats().overflow;
   // Energy every frame from the device: three reductions after the step on the
   // same in-order queue and one read of a few partial sums (not the state).
   if (gpuEnergy_) {

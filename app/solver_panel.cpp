@@ -64,6 +64,9 @@ void drawVbdPrimal(VbdParams& p, const char* idSuffix) {
          "Collision radius kept around every vertex [m].");
   logSlider("friction epsilon", p.frictionEpsilon, 1e-4f, 1.0f, "%.1e m/s",
             "Tangential speed below which friction acts like static friction [m/s].");
+  logSlider("body contact kappa", p.bodyContactStiffness, 0.1f, 100.0f, "%.2f",
+            "Stiffness of body-body contacts in units of the contact's inertia, k = kappa m / h^2; a load F "
+            "sinks in by F h^2 / (kappa m) [-].");
   ImGui::PopID();
 }
 
@@ -143,7 +146,7 @@ SolverPanelActions drawSolverControls(SimSession& session, const SolverPanelInpu
     actions.backend = Backend::OpenCl;
   if (!input.openClAvailable) ImGui::EndDisabled();
   itemTooltip(input.openClAvailable ? ("The same solver as OpenCL kernels on " + input.openClDevice + ".").c_str()
-                                    : "No OpenCL device was found at start-up (see the OpenCL section).");
+                                    : "No OpenCL device was found at start-up (see the OpenCL devices section).");
   if (const std::string& why = session.openClUnavailable(s.solver); !why.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(kWarnColor, "%s has no OpenCL run here: %s", solverDisplayName(s.solver), why.c_str());
@@ -296,13 +299,11 @@ void drawConstraintToggles(SimSession& session) {
     slider("body friction", p.friction, 0.0f, 2.0f, "%.2f", "Coulomb coefficient mu between bodies [-].");
     ImGui::Checkbox("self collision", &p.selfCollision);
     itemTooltip("Also vertices against far-away triangles of their own body (a long body folding onto itself) [-].");
-    if (session.backend() == Backend::Cpu) {
-      const StepDiagnostics& d = session.diagnostics();
-      ImGui::TextColored(kDimColor, "%u contacts in the last substep", d.bodyContacts);
-      if (d.bodyContactOverflow > 0)
-        ImGui::TextColored(kWarnColor, "%u contact items dropped: more than %u contacts at one vertex",
-                           d.bodyContactOverflow, kMaxContactsPerVertex);
-    }
+    const StepDiagnostics& d = session.diagnostics();
+    ImGui::TextColored(kDimColor, "%u contacts in the last substep", d.bodyContacts);
+    if (d.bodyContactOverflow > 0)
+      ImGui::TextColored(kWarnColor, "%u contact items dropped: more than %u contacts at one vertex",
+                         d.bodyContactOverflow, kMaxContactsPerVertex);
     ImGui::TreePop();
   }
 }

@@ -30,7 +30,8 @@ Out writeVbd(const VbdParams& p) {
           {"determinant_threshold", jsonFloat(p.determinantThreshold)},
           {"contact_stiffness", jsonFloat(p.contactStiffness)},
           {"contact_thickness", jsonFloat(p.contactThickness)},
-          {"friction_epsilon", jsonFloat(p.frictionEpsilon)}};
+          {"friction_epsilon", jsonFloat(p.frictionEpsilon)},
+          {"body_contact_stiffness", jsonFloat(p.bodyContactStiffness)}};
 }
 
 Out writeRotationRows(const glm::mat3& m) {
@@ -118,6 +119,7 @@ void readVbdFields(JsonObject& o, VbdParams& p) {
   o.read("contact_stiffness", p.contactStiffness, NumberRange::positive());
   o.read("contact_thickness", p.contactThickness, NumberRange::nonNegative());
   o.read("friction_epsilon", p.frictionEpsilon, NumberRange::positive());
+  o.read("body_contact_stiffness", p.bodyContactStiffness, NumberRange::positive());
 }
 
 void readVbd(JsonObject o, VbdParams& p) {

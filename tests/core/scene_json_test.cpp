@@ -73,6 +73,8 @@ SceneDesc everythingChanged() {
   st.vbd.contactStiffness = 3e5f;
   st.vbd.contactThickness = 0.001f;
   st.vbd.frictionEpsilon = 0.02f;
+  st.vbd.bodyContactStiffness = 3.5f;
+  st.avbd.primal.bodyContactStiffness = 1.5f;
   st.avbd.primal.initialGuess = VbdInitialGuess::Inertia;
   st.avbd.primal.safeguard = HessianSafeguard::None;
   st.avbd.alpha = 0.9f;
@@ -145,6 +147,8 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   EXPECT_FALSE(a.xpbd.materialDamping);
   EXPECT_EQ(a.vbd.safeguard, HessianSafeguard::DeterminantThreshold);
   EXPECT_TRUE(sameBits(a.vbd.determinantThreshold, 2e-6f));
+  EXPECT_TRUE(sameBits(a.vbd.bodyContactStiffness, 3.5f));
+  EXPECT_TRUE(sameBits(a.avbd.primal.bodyContactStiffness, 1.5f));
   EXPECT_EQ(a.avbd.primal.safeguard, HessianSafeguard::None);
   EXPECT_TRUE(sameBits(a.avbd.beta, 1e7f));
   EXPECT_TRUE(a.avbd.hardPins && a.avbd.hardEdges && !a.avbd.friction);
