@@ -223,7 +223,9 @@ void drawSolverParameters(SimSession& session) {
     case SolverKind::Avbd: {
       AvbdParams& a = s.avbd;
       slider("alpha", a.alpha, 0.0f, 1.0f, "%.3f",
-             "Fraction of the start-of-step constraint error left uncorrected this step (AVBD Eq. 18) [-].");
+             "Fraction of the start-of-step constraint error left uncorrected this step (AVBD Eq. 18); lower "
+             "corrects old error faster, and near 0 the hard rows correct it in one step, which can fling bodies "
+             "(the chain preset at 0 launches its block) [-].");
       slider("gamma", a.gamma, 0.0f, 0.999f, "%.3f", "Warm-start decay of lambda and penalty between substeps [-].");
       logSlider("beta", a.beta, 1e2f, 1e12f, "%.2e N/m^2",
                 "Penalty ramp: k grows by beta |C| per iteration (AVBD Eq. 12) [N/m^2].");
