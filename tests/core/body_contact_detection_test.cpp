@@ -8,6 +8,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "tests/cpu/physics_scenes.h"
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"
 #include "core/sim/body_contact_detection.h"
@@ -19,20 +20,8 @@
 namespace tetlab {
 namespace {
 
-SimModel buildBodies(std::vector<TetMesh> meshes) {
-  std::vector<BodyDesc> bodies;
-  for (size_t i = 0; i < meshes.size(); ++i)
-    bodies.push_back(BodyDesc{std::move(meshes[i]), Material{}, "body" + std::to_string(i)});
-  auto built = buildSimModel(std::span<const BodyDesc>(bodies.data(), bodies.size()));
-  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
-  return std::move(built).value();
-}
-
-// Lower box [0,1]x[0,0.5]x[0,1], upper box the same footprint starting at y = 0.5 + gap.
-SimModel stackedBoxes(float gap) {
-  return buildBodies({makeBoxTetMesh({0, 0, 0}, {1, 0.5f, 1}, {2, 1, 2}),
-                      makeBoxTetMesh({0, 0.5f + gap, 0}, {1, 0.5f, 1}, {2, 1, 2})});
-}
+using phystest::buildBodies;
+using phystest::stackedBoxes;
 
 TEST(BodyContactDetection, StackedBoxesFacingFacesTouchWithTheGapAsDistance) {
   const float gap = 0.01f;

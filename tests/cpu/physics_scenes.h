@@ -35,17 +35,30 @@ inline SimModel buildBox(glm::vec3 minCorner, glm::vec3 size, glm::uvec3 cells, 
   return std::move(built).value();
 }
 
+// One model of several bodies, body i named "body<i>", all of one material.
+inline SimModel buildBodies(std::vector<TetMesh> meshes, const Material& material = Material{}) {
+  std::vector<BodyDesc> bodies;
+  for (size_t i = 0; i < meshes.size(); ++i)
+    bodies.push_back(BodyDesc{std::move(meshes[i]), material, "body" + std::to_string(i)});
+  auto built = buildSimModel(std::span<const BodyDesc>(bodies.data(), bodies.size()));
+  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
+  return std::move(built).value();
+}
+
+// Body-contact detection scene: lower box [0,1]x[0,0.5]x[0,1], upper box the
+// same footprint starting at y = 0.5 + gap.
+inline SimModel stackedBoxes(float gap) {
+  return buildBodies({makeBoxTetMesh({0, 0, 0}, {1, 0.5f, 1}, {2, 1, 2}),
+                      makeBoxTetMesh({0, 0.5f + gap, 0}, {1, 0.5f, 1}, {2, 1, 2})});
+}
+
 // The two soft bodies of the body-contact tests (tests/cpu/body_contact_physics_test.cpp and
 // its GPU parity twins): 10 cm blocks of 1 kg, E low enough for XPBD's default substeps.
 inline const Material kBodyContactMaterial{1e5f, 0.3f, 1000, 0};
 
 inline SimModel buildTwoBoxes(glm::vec3 minA, glm::vec3 sizeA, glm::uvec3 cellsA, glm::vec3 minB, glm::vec3 sizeB,
                               glm::uvec3 cellsB, const Material& material = kBodyContactMaterial) {
-  std::vector<BodyDesc> bodies{{makeBoxTetMesh(minA, sizeA, cellsA), material, "a"},
-                               {makeBoxTetMesh(minB, sizeB, cellsB), material, "b"}};
-  auto built = buildSimModel(std::span<const BodyDesc>(bodies.data(), bodies.size()));
-  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
-  return std::move(built).value();
+  return buildBodies({makeBoxTetMesh(minA, sizeA, cellsA), makeBoxTetMesh(minB, sizeB, cellsB)}, material);
 }
 
 inline double totalMass(const SimModel& m) {

@@ -167,11 +167,10 @@ TEST(PositionBasedBodyContact, FrictionIsStaticBelowMuDepthAndKineticAbove) {
 // the detection stage.
 TEST(PositionBasedBodyContact, PrintsTheCostInTheTwoBoxScene) {
   using namespace phystest;
-  const Material soft{1e5f, 0.3f, 1000, 0};
-  std::vector<BodyDesc> bodies{{makeBoxTetMesh({-0.15f, 0.0f, -0.15f}, {0.3f, 0.1f, 0.3f}, {3, 1, 3}), soft, "a"},
-                               {makeBoxTetMesh({-0.05f, 0.12f, -0.05f}, glm::vec3(0.1f), {2, 2, 2}), soft, "b"}};
-  auto model = buildSimModel(std::span<const BodyDesc>(bodies.data(), bodies.size()));
-  ASSERT_TRUE(model.ok()) << model.error().message;
+  const SimModel twoBoxes =
+      buildTwoBoxes({-0.15f, 0.0f, -0.15f}, {0.3f, 0.1f, 0.3f}, {3, 1, 3}, {-0.05f, 0.12f, -0.05f}, glm::vec3(0.1f),
+                    {2, 2, 2});
+  const SimModel* model = &twoBoxes;
   for (SolverKind kind : {SolverKind::Pbd, SolverKind::Xpbd}) {
     for (bool on : {true, false}) {
       SolverSettings s;

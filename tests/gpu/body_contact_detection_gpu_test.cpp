@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "tests/cpu/physics_scenes.h"
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"
 #include "core/sim/body_contact_detection.h"
@@ -30,19 +31,8 @@ namespace {
 // far below 1e-5.
 constexpr float kTol = 1e-5f;
 
-SimModel buildBodies(std::vector<TetMesh> meshes) {
-  std::vector<BodyDesc> bodies;
-  for (size_t i = 0; i < meshes.size(); ++i)
-    bodies.push_back(BodyDesc{std::move(meshes[i]), Material{}, "body" + std::to_string(i)});
-  auto built = buildSimModel(std::span<const BodyDesc>(bodies.data(), bodies.size()));
-  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
-  return std::move(built).value();
-}
-
-SimModel stackedBoxes(float gap) {
-  return buildBodies({makeBoxTetMesh({0, 0, 0}, {1, 0.5f, 1}, {2, 1, 2}),
-                      makeBoxTetMesh({0, 0.5f + gap, 0}, {1, 0.5f, 1}, {2, 1, 2})});
-}
+using phystest::buildBodies;
+using phystest::stackedBoxes;
 
 // The device pieces of one detection: state, detector, a profiler.
 struct DeviceDetection {
