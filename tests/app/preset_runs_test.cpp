@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 
+#include "tests/app/app_test_util.h"
 #include "tests/app/body_pixels.h"
 #include "app/app.h"
 #include "app/cli.h"
@@ -322,18 +323,7 @@ std::string caseName(const PresetRun& r) {
 // Readable in ctest's test names instead of a byte dump.
 void PrintTo(const PresetRun& r, std::ostream* os) { *os << caseName(r); }
 
-// Xvfb (without -noreset) resets when its last client disconnects; with ctest -j
-// an App can be created just then. Retry while the display cannot be opened.
-Result<std::unique_ptr<App>> createApp(const AppOptions& options) {
-  Result<std::unique_ptr<App>> app = App::create(options);
-  for (int attempt = 0; attempt < 10 && !app.ok() &&
-                        app.error().message.find("cannot open the display") != std::string::npos;
-       ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    app = App::create(options);
-  }
-  return app;
-}
+using test::createApp;
 
 using test::bodyPixelShare;
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 
+#include "tests/app/app_test_util.h"
 #include "tests/app/body_pixels.h"
 #include "app/app.h"
 #include "app/picking.h"
@@ -63,18 +64,7 @@ AppOptions headlessOptions(const fs::path& scene) {
 
 // One pass of main()'s loop. render = false skips drawing (software GL is the slow part
 // of these tests); input, UI and simulation still run exactly as in the app.
-// Xvfb (without -noreset) resets when its last client disconnects; a test that creates
-// an App right after the previous one closed its display can hit that reset. Retry then.
-Result<std::unique_ptr<App>> createApp(const AppOptions& options) {
-  Result<std::unique_ptr<App>> app = App::create(options);
-  for (int attempt = 0; attempt < 10 && !app.ok() &&
-                        app.error().message.find("cannot open the display") != std::string::npos;
-       ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    app = App::create(options);
-  }
-  return app;
-}
+using test::createApp;
 
 void runFrame(App& app, bool render = true) {
   app.pollEvents();

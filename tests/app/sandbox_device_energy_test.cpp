@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "tests/app/app_test_util.h"
 #include "app/sim_session.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/energy.h"
@@ -24,20 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::unique_ptr<SimSession> loadScene(const std::string& file) {
-  const fs::path assets = fs::path(TETLAB_SOURCE_DIR) / "assets";
-  Result<SceneDesc> desc = loadSceneFile(assets / "scenes" / file);
-  EXPECT_TRUE(desc.ok()) << desc.error().message;
-  if (!desc) return nullptr;
-  SceneBuildOptions options;
-  options.searchDirs = {assets / "scenes", assets};
-  Result<BuiltScene> built = buildScene(*desc, options);
-  EXPECT_TRUE(built.ok()) << built.error().message;
-  if (!built) return nullptr;
-  auto session = SimSession::create(*desc, std::move(*built));
-  EXPECT_TRUE(session.ok()) << session.error().message;
-  return session ? std::move(*session) : nullptr;
-}
+std::unique_ptr<SimSession> loadScene(const std::string& file) { return test::loadPresetSession(file); }
 
 // The derived float bound for device vs host energy of the same state
 // (tests/gpu/energy_rounding_bound.h), for the groups the session's kernels

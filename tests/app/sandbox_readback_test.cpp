@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "tests/app/app_test_util.h"
 #include "app/sim_session.h"
 #include "core/scene/scene_json.h"
 #include "gpu/cl_context.h"
@@ -16,22 +17,12 @@ namespace {
 namespace fs = std::filesystem;
 
 std::unique_ptr<SimSession> hangOnOpenCl(const ClContext& ctx) {
-  const fs::path assets = fs::path(TETLAB_SOURCE_DIR) / "assets";
-  Result<SceneDesc> desc = loadSceneFile(assets / "scenes" / "hang.json");
-  EXPECT_TRUE(desc.ok()) << desc.error().message;
-  if (!desc) return nullptr;
-  SceneBuildOptions options;
-  options.searchDirs = {assets / "scenes", assets};
-  Result<BuiltScene> built = buildScene(*desc, options);
-  EXPECT_TRUE(built.ok()) << built.error().message;
-  if (!built) return nullptr;
-  auto session = SimSession::create(*desc, std::move(*built));
-  EXPECT_TRUE(session.ok()) << session.error().message;
+  std::unique_ptr<SimSession> session = test::loadPresetSession("hang.json");
   if (!session) return nullptr;
-  (*session)->setSolver(SolverKind::Vbd);
-  Status s = (*session)->setBackend(Backend::OpenCl, &ctx);
+  session->setSolver(SolverKind::Vbd);
+  Status s = session->setBackend(Backend::OpenCl, &ctx);
   EXPECT_TRUE(s.ok()) << s.error().message;
-  return std::move(*session);
+  return session;
 }
 
 TEST(SandboxReadback, DevicePositionsReachTheHostOnlyWhenAsked) {

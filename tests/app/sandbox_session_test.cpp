@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <unistd.h>
 
+#include "tests/app/app_test_util.h"
 #include "app/sim_session.h"
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
@@ -19,27 +20,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kAssets = fs::path(TETLAB_SOURCE_DIR) / "assets";
-
 // The preset with its meshes made small enough for the test suite.
 SceneDesc smallPreset(const std::string& file) {
-  Result<SceneDesc> desc = loadSceneFile(kAssets / "scenes" / file);
-  EXPECT_TRUE(desc.ok()) << desc.error().message;
+  Result<SceneDesc> desc = test::loadPresetDesc(file);
   for (BodySpec& b : desc->bodies)
     if (b.source == BodySource::Mesh) b.tets.targetTets = 400;
   return *desc;
 }
 
-std::unique_ptr<SimSession> makeSession(const SceneDesc& desc) {
-  SceneBuildOptions options;
-  options.searchDirs = {kAssets / "scenes", kAssets};
-  Result<BuiltScene> built = buildScene(desc, options);
-  EXPECT_TRUE(built.ok()) << built.error().message;
-  if (!built) return nullptr;
-  Result<std::unique_ptr<SimSession>> session = SimSession::create(desc, std::move(*built));
-  EXPECT_TRUE(session.ok()) << session.error().message;
-  return session ? std::move(*session) : nullptr;
-}
+using test::makeSession;
 
 TEST(SandboxSession, LiveSolverSwitchKeepsPositionsAndVelocitiesExactly) {
   std::unique_ptr<SimSession> session = makeSession(smallPreset("hang.json"));

@@ -16,10 +16,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 
-#include "core/scene/scene_build.h"
-#include "core/scene/scene_json.h"
+#include "tests/preset_files.h"
 #include "core/sim/energy.h"
 #include "core/sim/solver.h"
 #include "core/sim/stepper.h"
@@ -27,21 +25,16 @@
 namespace tetlab {
 namespace {
 
-namespace fs = std::filesystem;
-
 constexpr double kBlockMass = 8.0;      // kg, the preset's description
 constexpr double kChainLength = 0.2;    // m
 constexpr double kStrainBound = 1e-3;   // the hard-chain bar
 constexpr double kGravity = 9.81;
 
 TEST(AvbdChainPreset, SwingNeverGainsMoreEnergyThanTheChainErrorAllows) {
-  const fs::path assets = fs::path(TETLAB_SOURCE_DIR) / "assets";
-  Result<SceneDesc> desc = loadSceneFile(assets / "scenes" / "chain.json");
-  ASSERT_TRUE(desc.ok()) << desc.error().message;
-  SceneBuildOptions options;
-  options.searchDirs = {assets / "scenes", assets};
-  Result<BuiltScene> built = buildScene(*desc, options);
-  ASSERT_TRUE(built.ok()) << built.error().message;
+  Result<SceneDesc> desc = test::loadPresetDesc("chain.json");
+  ASSERT_TRUE(desc.ok());
+  Result<BuiltScene> built = test::buildPresetDesc(*desc);
+  ASSERT_TRUE(built.ok());
   const SimModel& model = built->scene.model;
   const SolverSettings& s = built->scene.settings;
   ASSERT_EQ(s.solver, SolverKind::Avbd);
