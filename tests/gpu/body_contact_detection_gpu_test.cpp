@@ -107,17 +107,25 @@ BodyContacts detectOnCpu(const SimModel& model, const BodyContactParams& params,
   return state.bodyContacts;
 }
 
+// Detects on the CPU and on the device (default table) and expects the same
+// contacts; returns the CPU's for the caller's own checks.
+BodyContacts expectDeviceMatchesCpu(const ClContext& ctx, const SimModel& model, const State& state,
+                                    const BodyContactParams& params, BodyContactDetectionStats* stats = nullptr) {
+  const BodyContacts cpu = detectOnCpu(model, params, state);
+  auto d = makeDeviceDetection(ctx, model, state);
+  EXPECT_TRUE(d);
+  if (d) expectSameContacts(cpu, detectOnDevice(ctx, *d, state, params, stats));
+  return cpu;
+}
+
 TEST(BodyContactDetectionGpu, StackedBoxesMatchTheCpu) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   const SimModel model = stackedBoxes(0.01f);
   const State state = makeState(model);
   BodyContactParams params;
   params.searchRadius = 0.02f;
-  const BodyContacts cpu = detectOnCpu(model, params, state);
+  const BodyContacts cpu = expectDeviceMatchesCpu(ctx, model, state, params);
   ASSERT_EQ(cpu.active, 18u);  // 3 x 3 facing vertices on each box
-  auto d = makeDeviceDetection(ctx, model, state);
-  ASSERT_TRUE(d);
-  expectSameContacts(cpu, detectOnDevice(ctx, *d, state, params));
 }
 
 TEST(BodyContactDetectionGpu, OverlappingSpheresMatchTheCpu) {
@@ -128,12 +136,9 @@ TEST(BodyContactDetectionGpu, OverlappingSpheresMatchTheCpu) {
   const State state = makeState(model);
   BodyContactParams params;
   params.searchRadius = 0.04f;
-  const BodyContacts cpu = detectOnCpu(model, params, state);
-  ASSERT_GT(cpu.active, 10u);
-  auto d = makeDeviceDetection(ctx, model, state);
-  ASSERT_TRUE(d);
   BodyContactDetectionStats stats;
-  expectSameContacts(cpu, detectOnDevice(ctx, *d, state, params, &stats));
+  const BodyContacts cpu = expectDeviceMatchesCpu(ctx, model, state, params, &stats);
+  ASSERT_GT(cpu.active, 10u);
   EXPECT_EQ(stats.fallbackSubsteps, 0u) << stats.message;  // the default table holds this scene
   EXPECT_EQ(stats.active, cpu.active);
 }
@@ -149,11 +154,8 @@ TEST(BodyContactDetectionGpu, SelfCollisionOfAFoldedSlabMatchesTheCpu) {
   BodyContactParams params;
   params.searchRadius = 0.02f;
   params.selfCollision = true;
-  const BodyContacts cpu = detectOnCpu(model, params, state);
+  const BodyContacts cpu = expectDeviceMatchesCpu(ctx, model, state, params);
   ASSERT_GT(cpu.active, 0u);
-  auto d = makeDeviceDetection(ctx, model, state);
-  ASSERT_TRUE(d);
-  expectSameContacts(cpu, detectOnDevice(ctx, *d, state, params));
 }
 
 TEST(BodyContactDetectionGpu, SeparatedBodiesClearEveryListOnTheSameBuffers) {
@@ -192,11 +194,8 @@ TEST(BodyContactDetectionGpu, FourOverlappingSpheresMatchTheCpu) {
   const State state = makeState(model);
   BodyContactParams params;
   params.searchRadius = 0.03f;
-  const BodyContacts cpu = detectOnCpu(model, params, state);
+  const BodyContacts cpu = expectDeviceMatchesCpu(ctx, model, state, params);
   ASSERT_GT(cpu.active, 40u);
-  auto d = makeDeviceDetection(ctx, model, state);
-  ASSERT_TRUE(d);
-  expectSameContacts(cpu, detectOnDevice(ctx, *d, state, params));
 }
 
 TEST(BodyContactDetectionGpu, JitteredInterpenetratingSpheresMatchTheCpu) {
@@ -215,11 +214,8 @@ TEST(BodyContactDetectionGpu, JitteredInterpenetratingSpheresMatchTheCpu) {
   }
   BodyContactParams params;
   params.searchRadius = 0.03f;
-  const BodyContacts cpu = detectOnCpu(model, params, state);
+  const BodyContacts cpu = expectDeviceMatchesCpu(ctx, model, state, params);
   ASSERT_GT(cpu.active, 100u);
-  auto d = makeDeviceDetection(ctx, model, state);
-  ASSERT_TRUE(d);
-  expectSameContacts(cpu, detectOnDevice(ctx, *d, state, params));
 }
 
 TEST(BodyContactDetectionGpu, TinyTableOverflowsIsReportedStaysExactAndGrows) {
