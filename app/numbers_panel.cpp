@@ -86,18 +86,23 @@ void drawNumbersPanel(const SimSession& session, const FrameTimer& timer) {
   plotSeries("elastic energy", s.elastic, energy);
   PlotStyle violation;
   violation.unit = "m";
-  plotSeries("max constraint violation", s.maxViolation, violation);
-  itemTooltip("Largest |C| over hard constraints (pins, contacts, attachments) at the end of the step [m]; "
-              "measured by the CPU reference only (empty on OpenCL).");
+  if (session.backend() == Backend::Cpu || !s.maxViolation.empty()) {
+    plotSeries("max constraint violation", s.maxViolation, violation);
+    itemTooltip("Largest |C| over hard constraints (pins, contacts, attachments) at the end of the step [m]; "
+                "measured by the CPU reference only.");
+  } else {
+    ImGui::TextColored(kDimColor, "max constraint violation: CPU reference only");
+  }
   PlotStyle residual;
   residual.logScale = true;
   const StepDiagnostics& d = session.diagnostics();
-  if (session.backend() == Backend::Cpu) {
+  if (session.backend() == Backend::Cpu || !d.residualHistory.empty()) {
     plotValues("residual per iteration (last substep)", d.residualHistory, residual);
-    itemTooltip("Convergence curve of the last substep: the solver's residual after each iteration (docs/solvers.md).");
+    itemTooltip("Convergence curve of the last substep: the solver's residual after each iteration (docs/solvers.md); "
+                "on OpenCL measured on the device for VBD and AVBD.");
     plotSeries("final residual per frame", s.residual, residual);
   } else {
-    ImGui::TextColored(kDimColor, "residual curves: CPU reference only (nothing is read back inside a GPU step)");
+    ImGui::TextColored(kDimColor, "residual curves: PBD/XPBD measure them on the CPU reference only");
   }
   PlotStyle ms;
   ms.unit = "ms";

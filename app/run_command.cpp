@@ -48,8 +48,9 @@ Status validate(const RunArgs& a) {
 
 // One frame on the OpenCL backend, then the diagnostics the CSV needs: the
 // state is read back only when a stats file is written (energies are computed
-// on the host from it). Residual and max violation are CPU-solver measures
-// and are reported as NaN for this backend.
+// on the host from it). The residual comes from the device for VBD and AVBD
+// (NaN for PBD/XPBD, which measure it on the CPU only); max violation is a
+// CPU-solver measure and is NaN for this backend.
 Status stepOnDevice(OpenClSimulator& device, const SimModel& model, const SolverSettings& settings, bool readState,
                     State& state, StepDiagnostics& diag) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -64,6 +65,11 @@ Status stepOnDevice(OpenClSimulator& device, const SimModel& model, const Solver
   if (!diag.finite) diag.problem = "vertex " + std::to_string(*bad) + " became non-finite on the device";
   state.time = device.time();
   diag.residual = std::numeric_limits<float>::quiet_NaN();
+  if (device.measuresResidual()) {
+    auto residual = device.readResidualHistory();
+    if (!residual) return residual.error();
+    if (!residual->empty()) diag.residual = residual->back();
+  }
   diag.maxViolation = std::numeric_limits<float>::quiet_NaN();
   if (readState) {
     if (Status st = device.downloadState(state); !st) return st;

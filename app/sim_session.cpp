@@ -148,6 +148,17 @@ void SimSession::stepOpenCl(const SolverSettings& s) {
   const double time = state_.time;
   diag_.residualHistory.clear();
   diag_.residual = 0.0f;
+  // VBD and AVBD record the last substep's convergence curve on the device
+  // (a few floats, read after the same sync); PBD and XPBD measure it on the CPU only.
+  if (gpu_->measuresResidual()) {
+    Result<std::vector<float>> residual = gpu_->readResidualHistory();
+    if (!residual) {
+      markBlownUp("OpenCL read-back failed: " + residual.error().message);
+      return;
+    }
+    diag_.residualHistory = std::move(*residual);
+    if (!diag_.residualHistory.empty()) diag_.residual = diag_.residualHistory.back();
+  }
   diag_.stepMs = gpuStats_.totalMs;
   // Body-contact counts came back with readBadVertex (same sync, a few bytes).
   diag_.bodyContacts = gpu_->bodyContactStats().active;

@@ -9,6 +9,7 @@
 //                   [avbd_mouse_offset] avbd_solve_vertices_color  "avbd.solve.c<c>"   (primal, Eq. 4-6)
 //     avbd_dual_edges | avbd_dual_mouse | avbd_dual_vertices |     "avbd.dual"         (Eq. 11, 12, 16)
 //     [avbd_dual_body_contacts]
+//     [vbd_residual_rms] (last substep of a step)                 "avbd.residual"
 //
 // lambda/penalty use the CPU's row layout (AvbdLayout), so a test can compare
 // them row by row. What the CPU keeps per substep in AvbdConstraints (edge and
@@ -50,10 +51,13 @@ class AvbdSolverGpu final : public GpuSolver {
     program_.poll();
     return program_.lastError();
   }
+  bool measuresResidual() const override { return true; }
+  void recordResidual(bool on) override { residual_.record(on); }
+  Result<std::vector<float>> readResidualHistory(const ClContext& ctx) override { return residual_.read(ctx); }
 
   enum Kernel : size_t {
     kReset, kBeginEdges, kBeginMouse, kBeginVertices, kInitGuess, kMouseOffset, kSolve, kDualEdges, kDualMouse,
-    kDualVertices, kBeginBodyContacts, kDualBodyContacts, kSnapshot
+    kDualVertices, kBeginBodyContacts, kDualBodyContacts, kSnapshot, kResidualRms
   };
 
  private:
@@ -80,6 +84,7 @@ class AvbdSolverGpu final : public GpuSolver {
   const SimModel* model_ = nullptr;
   AvbdLayout layout_;
   VbdFamilyInputs inputs_;
+  VbdResidualRecorder residual_;
   DeviceBuffer<glm::vec4> vLast_, pinTarget_, pinC0_, contactNormal_, contactTangent_, contactBitangent_, mouseC0_;
   DeviceBuffer<float> edgeC0_;
   DeviceBuffer<int32_t> contactCollider_;
@@ -90,7 +95,7 @@ class AvbdSolverGpu final : public GpuSolver {
   bool mouseActive_ = false;             // the last substep's drag, to notice a new one
   std::vector<uint32_t> mouseVertices_;
 
-  StageId stageBegin_ = 0, stageInit_ = 0, stageMouse_ = 0, stageDual_ = 0, stageSnapshot_ = 0;
+  StageId stageBegin_ = 0, stageInit_ = 0, stageMouse_ = 0, stageDual_ = 0, stageSnapshot_ = 0, stageResidual_ = 0;
   std::vector<StageId> stageColor_;
   Profiler* registeredWith_ = nullptr;
 };
@@ -112,6 +117,7 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
   // Eq. 10: lambda = 0, k = kStart for every row (the CPU resets with the default params too).
   if (Status st = resetConstraintData(ctx, s, layout_.size, layout_.size, AvbdParams{}.kStart); !st) return st;
   if (Status st = inputs_.reset(ctx, model); !st) return st;
+  if (Status st = residual_.reset(ctx, n); !st) return st;
   const glm::vec4 zero(0.0f);
   for (Status st : {allocate(ctx, vLast_, n, zero, "AVBD vLast"), allocate(ctx, pinTarget_, n, zero, "AVBD pinTarget"),
                     allocate(ctx, pinC0_, n, zero, "AVBD pinC0"),
@@ -144,6 +150,7 @@ void AvbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
   for (uint32_t c = 0; c < s.vertexColors.count(); ++c)
     stageColor_.push_back(profiler.addStage("avbd.solve.c" + std::to_string(c)));
   stageDual_ = profiler.addStage("avbd.dual");
+  stageResidual_ = profiler.addStage("avbd.residual");
   registeredWith_ = &profiler;
 }
 
@@ -165,7 +172,7 @@ AvbdSolverGpu::Constants AvbdSolverGpu::constants(const SolverSettings& settings
                             on.bodyContacts ? 1.0f : 0.0f, 0.0f);
   k.terms = (on.neoHookean ? kVbdTermNeoHookean : 0u) | (on.edges ? kVbdTermEdges : 0u) |
             (on.collisions ? kVbdTermCollisions : 0u) | (mouse.active ? kVbdTermMouse : 0u) |
-            (p.friction ? kVbdTermFriction : 0u);
+            (p.friction ? kVbdTermFriction : 0u) | (residual_.recording() ? kVbdTermResidual : 0u);
   return k;
 }
 
@@ -187,9 +194,11 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, program_.localSize(), profiler.record(stageInit_));
   }
   const int iterations = std::max(settings.step.iterations, 1);
+  if (e == CL_SUCCESS) e = residual_.begin(ctx, iterations);
   for (int it = 0; it < iterations && e == CL_SUCCESS; ++it) {
     for (uint32_t c = 0; c < s.vertexColors.count() && e == CL_SUCCESS; ++c)
       e = enqueueColor(ctx, settings, k, s, mouse, c, profiler);
+    if (e == CL_SUCCESS) e = residual_.reduce(ctx, program_.kernel(kResidualRms), it, profiler.record(stageResidual_));
     if (e == CL_SUCCESS) e = enqueueDual(ctx, settings, k, s, mouse, profiler);
   }
   return e;
@@ -261,7 +270,8 @@ cl_int AvbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& s
                     k.gravity, options, k.layout, k.al, k.hard, mouse.ids, mouse.weights, mouse.target, mouseParams,
                     inputs_.mouseOffset, mouseC0_, c, bodyContacts ? k.bodyContact : glm::vec4(0.0f), snapshot_,
                     inputs_.colorOf, s.bodyContacts.ids, s.bodyContacts.normal, s.bodyContacts.weights,
-                    s.bodyContacts.vertexCount, s.bodyContacts.vertexItems, layout_.bodyContacts, bodyC0_);
+                    s.bodyContacts.vertexCount, s.bodyContacts.vertexItems, layout_.bodyContacts, bodyC0_,
+                    residual_.residual);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, solve, count, program_.localSize(), profiler.record(stageColor_[c]));
   return e;
 }
@@ -307,7 +317,7 @@ Result<std::unique_ptr<GpuSolver>> makeAvbdSolverGpu(const ClContext& ctx, const
       ctx, source, "cl/avbd.cl",
       {"avbd_reset_vertices", "avbd_begin_edges", "avbd_begin_mouse", "avbd_begin_vertices", "avbd_init_guess",
        "avbd_mouse_offset", "avbd_solve_vertices_color", "avbd_dual_edges", "avbd_dual_mouse", "avbd_dual_vertices",
-       "avbd_begin_body_contacts", "avbd_dual_body_contacts", "vbd_snapshot_color"});
+       "avbd_begin_body_contacts", "avbd_dual_body_contacts", "vbd_snapshot_color", "vbd_residual_rms"});
   if (!program) return program.error();
   return std::unique_ptr<GpuSolver>(new AvbdSolverGpu(std::move(*program)));
 }

@@ -6,6 +6,7 @@
 // enqueueSubstep returns cl_int, never throws and never reads back: it runs
 // every substep of every frame.
 #include <string>
+#include <vector>
 
 #include <CL/opencl.hpp>
 
@@ -33,6 +34,18 @@ class GpuSolver {
   // Live kernel editing: rebuild on file change. Returns the compiler log of a
   // failed rebuild ("" when fine); the previous kernels keep running.
   virtual std::string pollKernels() = 0;
+
+  // Convergence curve of a substep on the device (StepDiagnostics::residualHistory,
+  // the CPU solver's definition, one value per iteration). GpuStepper asks for
+  // it on the last substep of a step; readResidualHistory reads it back
+  // (blocking, a few floats). Solvers that do not measure it on the device
+  // keep these defaults.
+  virtual bool measuresResidual() const { return false; }
+  virtual void recordResidual(bool on) { (void)on; }
+  virtual Result<std::vector<float>> readResidualHistory(const ClContext& ctx) {
+    (void)ctx;
+    return std::vector<float>{};
+  }
 };
 
 }  // namespace tetlab

@@ -59,6 +59,7 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SolverSettings& setti
 
     if (Status st = enqueueBodyContacts(ctx, settings, s, profiler, contactsStage); !st) return st;
 
+    solver.recordResidual(sub == substeps - 1);  // the curve the CPU stepper keeps: the last substep's
     if (e = solver.enqueueSubstep(ctx, settings, h, s, profiler); e != CL_SUCCESS)
       return clError("enqueueing the solver substep", e);
 

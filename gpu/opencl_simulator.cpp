@@ -94,6 +94,12 @@ Result<BodyContactDetectionStats> OpenClSimulator::readBodyContactStats() {
   return stats;
 }
 
+Result<std::vector<float>> OpenClSimulator::readResidualHistory() {
+  return solvers_[size_t(active_)]->readResidualHistory(ctx_);
+}
+
+bool OpenClSimulator::measuresResidual() const { return solvers_[size_t(active_)]->measuresResidual(); }
+
 StepStats OpenClSimulator::takeTimings() { return profiler_.resolve(); }
 
 Status OpenClSimulator::finish() const {

@@ -67,6 +67,11 @@ class OpenClSimulator {
   // Body-contact counts of the last substep and the detection grid's overflow
   // since the previous read (blocking); grows the grid when it overflowed.
   Result<BodyContactDetectionStats> readBodyContactStats();
+  // The active solver's convergence curve of the last substep of the last step
+  // (one value per iteration, as StepDiagnostics::residualHistory); empty when
+  // that solver does not measure it on the device. Blocks on the queue.
+  Result<std::vector<float>> readResidualHistory();
+  bool measuresResidual() const;
   // As of the last readBadVertex() / readBodyContactStats().
   const BodyContactDetectionStats& bodyContactStats() const { return bodyContactStats_; }
   // Waits for the queue and returns per-stage device times of the steps since

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "gpu/cl_error.h"
 #include "gpu/collider_packing.h"
+#include "gpu/launch.h"
 
 namespace tetlab {
 
@@ -85,6 +87,43 @@ Status VbdFamilyInputs::refresh(const ClContext& ctx, const SimModel& model, con
     colliderCounts = counts;
   }
   return Ok{};
+}
+
+Status VbdResidualRecorder::reset(const ClContext& ctx, uint32_t vertexCount) {
+  auto r = DeviceBuffer<float>::create(ctx.context, std::max<uint32_t>(vertexCount, 1u), CL_MEM_READ_WRITE,
+                                       "residual per vertex");
+  if (!r) return r.error();
+  residual = std::move(*r);
+  vertexCount_ = vertexCount;
+  recorded_ = 0;
+  on_ = false;
+  return Ok{};
+}
+
+cl_int VbdResidualRecorder::begin(const ClContext& ctx, int iterations) {
+  if (!on_) return CL_SUCCESS;
+  if (history_.size() < size_t(iterations)) {
+    auto h = DeviceBuffer<float>::create(ctx.context, size_t(iterations), CL_MEM_READ_WRITE, "residual history");
+    if (!h) return CL_OUT_OF_RESOURCES;
+    history_ = std::move(*h);
+  }
+  recorded_ = iterations;
+  return residual.fill(ctx.queue, -1.0f);
+}
+
+cl_int VbdResidualRecorder::reduce(const ClContext& ctx, cl::Kernel& rms, int it, cl::Event* event) {
+  if (!on_) return CL_SUCCESS;
+  cl_int e = setKernelArgs(rms, vertexCount_, residual, history_, uint32_t(it));
+  // One work-group of VBD_RESIDUAL_GROUP (64) items: the kernel's __local arrays.
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, rms, 64, 64, event);
+  return e;
+}
+
+Result<std::vector<float>> VbdResidualRecorder::read(const ClContext& ctx) const {
+  std::vector<float> out(static_cast<size_t>(recorded_));
+  if (recorded_ > 0)
+    if (cl_int e = history_.download(ctx.queue, out); e != CL_SUCCESS) return clError("reading the residual", e);
+  return out;
 }
 
 bool VbdFamilyInputs::needsMouseSnapshot(const MouseArgs& mouse, uint32_t color) const {

@@ -38,6 +38,7 @@ enum VbdTerm : uint32_t {
   kVbdTermFriction = 16u,
   kVbdTermAccelerate = 32u,
   kVbdTermBodyContacts = 64u,  // VBD (AVBD passes its own flag with its body-contact rows)
+  kVbdTermResidual = 128u,     // record the residual of each visited vertex (VbdResidualRecorder)
 };
 
 inline constexpr size_t kMaxMouseVertices = 8;  // uint8 / float8 kernel arguments
@@ -55,6 +56,34 @@ struct MouseArgs {
 // Packs the attachment; vertices beyond the model or beyond 8 make it inactive
 // on the device (a GPU run cannot read them), which setAttachment documents.
 MouseArgs packMouse(const Attachment& mouse, uint32_t vertexCount);
+
+// The convergence curve of one substep on the device, for the VBD and AVBD
+// scripts (vbd_record_residual / vbd_residual_rms in shaders/cl/vbd_vertex.clh):
+// the solve kernels store each visited vertex's residual while recording, and
+// one small reduction per iteration appends its RMS to the history, so the
+// curve costs one launch per iteration of a recorded substep and one read of
+// `iterations` floats per step.
+class VbdResidualRecorder {
+ public:
+  Status reset(const ClContext& ctx, uint32_t vertexCount);
+  void record(bool on) { on_ = on; }
+  bool recording() const { return on_; }
+  // Before the iterations of a substep: if recording, every vertex unvisited
+  // (-1) and room for `iterations` values.
+  cl_int begin(const ClContext& ctx, int iterations);
+  // After iteration `it` of a recorded substep: its RMS into history[it].
+  cl_int reduce(const ClContext& ctx, cl::Kernel& rms, int it, cl::Event* event);
+  // The last recorded substep's curve (blocking).
+  Result<std::vector<float>> read(const ClContext& ctx) const;
+
+  DeviceBuffer<float> residual;  // per vertex, the solve kernels' argument
+
+ private:
+  DeviceBuffer<float> history_;  // per iteration
+  uint32_t vertexCount_ = 0;
+  int recorded_ = 0;             // iterations of the last recorded substep
+  bool on_ = false;
+};
 
 class VbdFamilyInputs {
  public:

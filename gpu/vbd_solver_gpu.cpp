@@ -6,6 +6,7 @@
 //     for colour c:  [vbd_snapshot_color]                "vbd.snapshot" (body contacts on, 1 colour)
 //                    [vbd_mouse_offset]                  "vbd.mouse"
 //                    vbd_solve_vertices_color            "vbd.solve.c<c>"
+//     [vbd_residual_rms] (last substep of a step)        "vbd.residual"
 //     [vbd_chebyshev with omega_n]                       "vbd.chebyshev"
 //
 // Solver-private device data (v^{t-1} for the adaptive guess, the two previous
@@ -48,8 +49,11 @@ class VbdSolverGpu final : public GpuSolver {
     program_.poll();
     return program_.lastError();
   }
+  bool measuresResidual() const override { return true; }
+  void recordResidual(bool on) override { residual_.record(on); }
+  Result<std::vector<float>> readResidualHistory(const ClContext& ctx) override { return residual_.read(ctx); }
 
-  enum Kernel : size_t { kInitGuess, kMouseOffset, kSolve, kChebyshev, kSnapshot };
+  enum Kernel : size_t { kInitGuess, kMouseOffset, kSolve, kChebyshev, kSnapshot, kResidualRms };
 
  private:
   void registerStages(Profiler& profiler, const DeviceState& s);
@@ -59,12 +63,13 @@ class VbdSolverGpu final : public GpuSolver {
   KernelProgram program_;
   const SimModel* model_ = nullptr;
   VbdFamilyInputs inputs_;
+  VbdResidualRecorder residual_;
   DeviceBuffer<glm::vec4> vLast_, chebyshevPrev1_, chebyshevPrev2_;
   DeviceBuffer<uint32_t> inContact_;
   DeviceBuffer<glm::vec4> snapshot_;  // body contacts: x of the colour being solved at its start
   Attachment mouse_;
 
-  StageId stageInit_ = 0, stageMouse_ = 0, stageChebyshev_ = 0, stageSnapshot_ = 0;
+  StageId stageInit_ = 0, stageMouse_ = 0, stageChebyshev_ = 0, stageSnapshot_ = 0, stageResidual_ = 0;
   std::vector<StageId> stageColor_;
   Profiler* registeredWith_ = nullptr;
 };
@@ -75,6 +80,7 @@ Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceSt
   // VBD keeps no multipliers; drop another solver's so nothing stale survives a switch.
   if (Status st = resetConstraintData(ctx, s, 0, 0, 0.0f); !st) return st;
   if (Status st = inputs_.reset(ctx, model); !st) return st;
+  if (Status st = residual_.reset(ctx, model.vertexCount()); !st) return st;
   const size_t n = model.vertexCount();
   for (auto* b : {&vLast_, &chebyshevPrev1_, &chebyshevPrev2_, &snapshot_}) {
     auto r = DeviceBuffer<glm::vec4>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD per-vertex data");
@@ -100,6 +106,7 @@ void VbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
   for (uint32_t c = 0; c < s.vertexColors.count(); ++c)
     stageColor_.push_back(profiler.addStage("vbd.solve.c" + std::to_string(c)));
   stageChebyshev_ = profiler.addStage("vbd.chebyshev");
+  stageResidual_ = profiler.addStage("vbd.residual");
   registeredWith_ = &profiler;
 }
 
@@ -113,7 +120,8 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
   const MouseArgs mouse = packMouse(mouse_, s.vertexCount);
   const uint32_t terms = (on.neoHookean ? kVbdTermNeoHookean : 0u) | (on.edges ? kVbdTermEdges : 0u) |
                          (on.collisions ? kVbdTermCollisions : 0u) | (mouse.active ? kVbdTermMouse : 0u) |
-                         (p.accelerate ? kVbdTermAccelerate : 0u) | (on.bodyContacts ? kVbdTermBodyContacts : 0u);
+                         (p.accelerate ? kVbdTermAccelerate : 0u) | (on.bodyContacts ? kVbdTermBodyContacts : 0u) |
+                         (residual_.recording() ? kVbdTermResidual : 0u);
   const size_t local = program_.localSize();
   const uint32_t n = s.vertexCount;
 
@@ -126,10 +134,12 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, local, profiler.record(stageInit_));
 
   const int iterations = std::max(settings.step.iterations, 1);
+  if (e == CL_SUCCESS) e = residual_.begin(ctx, iterations);
   float omega = 1.0f;
   for (int it = 1; it <= iterations && e == CL_SUCCESS; ++it) {
     for (uint32_t c = 0; c < s.vertexColors.count() && e == CL_SUCCESS; ++c)
       e = enqueueColor(ctx, settings, h, s, mouse, terms, c, profiler);
+    if (e == CL_SUCCESS) e = residual_.reduce(ctx, program_.kernel(kResidualRms), it - 1, profiler.record(stageResidual_));
     if (p.accelerate && e == CL_SUCCESS) {
       omega = chebyshevOmega(it, p.chebyshevRho, omega);  // VBD Sec. 3.8
       cl::Kernel& k = program_.kernel(kChebyshev);
@@ -183,7 +193,8 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
                     s.vertexEdgesItems, s.vertexBody, inputs_.bodies, inputs_.edgeStiffness, inputs_.ground,
                     inputs_.colliders, inputs_.colliderCounts, solve, options, mouse.ids, mouse.weights,
                     mouse.target, mouseParams, inputs_.mouseOffset, inContact_, c, bodyContact, next, snapshot_,
-                    inputs_.colorOf, bc.ids, bc.normal, bc.weights, bc.vertexCount, bc.vertexItems);
+                    inputs_.colorOf, bc.ids, bc.normal, bc.weights, bc.vertexCount, bc.vertexItems,
+                    residual_.residual);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, std::max(count, next.y), local, profiler.record(stageColor_[c]));
   return e;
 }
@@ -193,7 +204,7 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
 Result<std::unique_ptr<GpuSolver>> makeVbdSolverGpu(const ClContext& ctx, const KernelSourceOptions& source) {
   auto program = KernelProgram::create(ctx, source, "cl/vbd.cl",
                                        {"vbd_init_guess", "vbd_mouse_offset", "vbd_solve_vertices_color",
-                                        "vbd_chebyshev", "vbd_snapshot_color"});
+                                        "vbd_chebyshev", "vbd_snapshot_color", "vbd_residual_rms"});
   if (!program) return program.error();
   return std::unique_ptr<GpuSolver>(new VbdSolverGpu(std::move(*program)));
 }

@@ -216,7 +216,8 @@ __kernel void avbd_solve_vertices_color(
     __global const float4* mouseOffset, __global const float4* mouseC0, const uint color, const float4 bodyContact,
     __global const float4* snapshot, __global const uint* colorOf, __global const uint4* bcIds,
     __global const float4* bcNormal, __global const float4* bcWeights, __global const uint* bcVertexCount,
-    __global const uint* bcVertexItems, const uint bodyRow, __global const float* bodyC0) {
+    __global const uint* bcVertexItems, const uint bodyRow, __global const float* bodyC0,
+    __global float* residual) {
   const uint k = get_global_id(0);
   if (k >= count) return;
   const uint i = vertexColorOrder[begin + k];
@@ -257,6 +258,7 @@ __kernel void avbd_solve_vertices_color(
   if (bodyContact.z != 0.0f && w > 0.0f)
     vbd_add_body_contacts(i, color, bodyContact, x, xPrev, snapshot, colorOf, bcIds, bcNormal, bcWeights,
                           bcVertexCount, bcVertexItems, lambda + bodyRow, bodyC0, &s);
+  if (terms & VBD_TERM_RESIDUAL) vbd_record_residual(residual, i, s.f, h, m);
   const float threshold = safeguard == VBD_SAFEGUARD_DETERMINANT ? mouseParams.z : 0.0f;
   vbd_apply_step(x, i, xi, w, s, threshold);
 }

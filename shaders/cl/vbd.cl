@@ -75,7 +75,7 @@ __kernel void vbd_solve_vertices_color(
     __global const float4* mouseOffset, __global uint* inContact, const uint color, const float4 bodyContact,
     const uint2 next, __global float4* snapshot, __global const uint* colorOf, __global const uint4* contactIds,
     __global const float4* contactNormal, __global const float4* contactWeights,
-    __global const uint* contactVertexCount, __global const uint* contactVertexItems) {
+    __global const uint* contactVertexCount, __global const uint* contactVertexItems, __global float* residual) {
   const uint k = get_global_id(0);
   if (k < next.y) {
     const uint j = vertexColorOrder[next.x + k];
@@ -116,6 +116,7 @@ __kernel void vbd_solve_vertices_color(
     touching |= vbd_add_body_contacts(i, color, bodyContact, x, xPrev, snapshot, colorOf, contactIds, contactNormal,
                                       contactWeights, contactVertexCount, contactVertexItems, 0, 0, &s);
   if (terms & VBD_TERM_ACCELERATE) inContact[i] = (uint)touching;
+  if (terms & VBD_TERM_RESIDUAL) vbd_record_residual(residual, i, s.f, h, mass);
   const float threshold = safeguard == VBD_SAFEGUARD_DETERMINANT ? mouseParams.z : 0.0f;
   vbd_apply_step(x, i, xi, w, s, threshold);
 }

@@ -4,10 +4,13 @@
 // diagnostics. Edits made on a stale host copy must not roll the device back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 
 #include "tests/app/app_test_util.h"
 #include "app/sim_session.h"
+#include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
 #include "gpu/cl_context.h"
 
@@ -60,6 +63,33 @@ TEST(SandboxReadback, DevicePositionsReachTheHostOnlyWhenAsked) {
   const std::vector<glm::vec4> afterEdit = session->state().x;
   session->advance();
   EXPECT_NE(session->state().x, afterEdit) << "with every-frame read-back on, x follows each frame";
+}
+
+// The residual plot on OpenCL: VBD and AVBD bring the last substep's curve
+// back every frame (one value per iteration, a decreasing solve), PBD and XPBD
+// bring none and the panel says they are CPU-only.
+TEST(SandboxReadback, DeviceResidualCurveEveryFrameForTheVbdFamily) {
+  Result<ClContext> ctx = createClContext();
+  if (!ctx) GTEST_SKIP() << ctx.error().message;
+  std::unique_ptr<SimSession> session = hangOnOpenCl(*ctx);
+  ASSERT_TRUE(session);
+  const size_t iterations = size_t(std::max(session->settings().step.iterations, 1));
+  for (SolverKind kind : {SolverKind::Vbd, SolverKind::Avbd, SolverKind::Pbd}) {
+    session->setSolver(kind);
+    for (int f = 0; f < 3; ++f) {
+      session->advance();
+      ASSERT_FALSE(session->blownUp()) << session->blowUpMessage();
+      const std::vector<float>& curve = session->diagnostics().residualHistory;
+      if (kind == SolverKind::Pbd) {
+        EXPECT_TRUE(curve.empty()) << "PBD measures its residual on the CPU only";
+        continue;
+      }
+      ASSERT_EQ(curve.size(), iterations) << solverDisplayName(kind);
+      EXPECT_GT(curve.front(), 0.0f);
+      EXPECT_LE(curve.back(), curve.front()) << solverDisplayName(kind) << ": the iterations reduce the residual";
+      EXPECT_EQ(session->diagnostics().residual, curve.back());
+    }
+  }
 }
 
 }  // namespace

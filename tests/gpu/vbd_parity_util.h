@@ -183,6 +183,12 @@ struct VbdComparison {
   bool finite = true;
   double energyStart = 0.0, energyCpu = 0.0, energyGpu = 0.0;  // total energy (core/sim/energy.h) [J]
   std::vector<double> errorPerFrame;  // max |dx| / D after each frame (when recorded)
+  // The device's convergence curve of each frame's last substep against the CPU's
+  // StepDiagnostics::residualHistory: max |r_gpu - r_cpu| over the curve's own
+  // scale (its largest CPU value), and how many curves were compared.
+  double maxResidualError = 0.0;
+  double maxResidual = 0.0;
+  int residualCurves = 0;
   double relative() const { return diagonal > 0.0 ? maxError / diagonal : std::numeric_limits<double>::infinity(); }
 };
 
@@ -228,6 +234,21 @@ inline VbdComparison runVbdBoth(const ClContext& ctx, const VbdScene& scene, con
     out.finite = out.finite && diag.finite;
     Status st = stepper->enqueueStep(ctx, settings, **gpu, *device, profiler);
     EXPECT_TRUE(st.ok()) << st.error().message;
+    if ((*gpu)->measuresResidual()) {
+      auto curve = (*gpu)->readResidualHistory(ctx);
+      EXPECT_TRUE(curve.ok()) << (curve.ok() ? "" : curve.error().message);
+      if (curve.ok()) {
+        EXPECT_EQ(curve->size(), diag.residualHistory.size()) << "one value per iteration";
+        double scale = 0.0, err = 0.0;
+        for (size_t k = 0; k < curve->size() && k < diag.residualHistory.size(); ++k) {
+          scale = std::max(scale, double(diag.residualHistory[k]));
+          err = std::max(err, std::fabs(double((*curve)[k]) - double(diag.residualHistory[k])));
+        }
+        out.maxResidual = std::max(out.maxResidual, scale);
+        if (scale > 0.0) out.maxResidualError = std::max(out.maxResidualError, err / scale);
+        ++out.residualCurves;
+      }
+    }
     if (recordEveryFrame) {
       EXPECT_TRUE(downloadPositions(ctx, *device, gpuX).ok());
       double err = 0.0, diagLen = 0.0;
