@@ -71,6 +71,7 @@ class AvbdConstraints {
   bool bodyContactsActive() const { return bodyContactsActive_; }
   const float* bodyContactLambda(const State& state) const { return state.lambda.data() + layout_.bodyContacts; }
   const float* bodyContactC0() const { return bodyC0_.data(); }
+  float bodyContactStiffnessOverH2() const { return bodyStiffnessOverH2_; }  // kappa / h^2 of this substep
 
   // Largest |C*| over the hard rows at the current x [m] (contacts: penetration).
   float maxHardViolation(const SimModel& model, const SolverSettings& settings, const State& state) const;

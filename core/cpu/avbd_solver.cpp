@@ -54,7 +54,6 @@ class AvbdSolver final : public VbdFamilySolver {
     constraints_.beginSubstep(model, settings, cache_, h, state);
     stats_ = {};
     const bool bodyContacts = constraints_.bodyContactsActive();
-    const float bodyKappaOverH2 = primal.bodyContactStiffness / (h * h);
     const float yEps = primal.frictionEpsilon * h;
 
     // Initial guess (VBD Sec. 3.7). A hard-pinned vertex starts where it is held.
@@ -90,7 +89,7 @@ class AvbdSolver final : public VbdFamilySolver {
               constraints_.addVertexTerms(model, settings, cache_, h, state, i, sys, inContact);
           // A hard-pinned vertex (w = 0) is held by its pin rows; body contacts see it as immovable.
           if (bodyContacts && w > 0.0f)
-            vbdAddBodyContacts(state, snapshot_, c, i, bodyKappaOverH2, yEps, sys,
+            vbdAddBodyContacts(state, snapshot_, c, i, constraints_.bodyContactStiffnessOverH2(), yEps, sys,
                                constraints_.bodyContactLambda(state), constraints_.bodyContactC0());
           const float r = glm::length(sys.f) * h * h / mass;
           residual2 += double(r) * double(r);
