@@ -291,6 +291,16 @@ void drawConstraintToggles(SimSession& session) {
   ImGui::Checkbox("body contacts", &c.bodyContacts);
   itemTooltip("Bodies push on each other: every surface vertex against the nearest surface triangle of another "
               "body, found each substep, with Coulomb friction [-].");
+  if (c.bodyContacts) {
+    // Always visible with the toggle: how many contacts hold, and whether any were dropped.
+    const StepDiagnostics& d = session.diagnostics();
+    ImGui::SameLine(170);
+    ImGui::TextColored(kDimColor, "%u in contact", d.bodyContacts);
+    itemTooltip("Body contacts found in the last substep (surface vertices touching another body) [-].");
+    if (d.bodyContactOverflow > 0)
+      ImGui::TextColored(kWarnColor, "%u contact items dropped: more than %u contacts at one vertex",
+                         d.bodyContactOverflow, kMaxContactsPerVertex);
+  }
   if (c.bodyContacts && ImGui::TreeNode("body contact settings")) {
     BodyContactParams& p = session.settings().bodyContacts;
     slider("thickness", p.thickness, 0.0f, 0.02f, "%.4f m", "Gap kept between a vertex and another body's surface [m].");
@@ -301,11 +311,6 @@ void drawConstraintToggles(SimSession& session) {
     slider("body friction", p.friction, 0.0f, 2.0f, "%.2f", "Coulomb coefficient mu between bodies [-].");
     ImGui::Checkbox("self collision", &p.selfCollision);
     itemTooltip("Also vertices against far-away triangles of their own body (a long body folding onto itself) [-].");
-    const StepDiagnostics& d = session.diagnostics();
-    ImGui::TextColored(kDimColor, "%u contacts in the last substep", d.bodyContacts);
-    if (d.bodyContactOverflow > 0)
-      ImGui::TextColored(kWarnColor, "%u contact items dropped: more than %u contacts at one vertex",
-                         d.bodyContactOverflow, kMaxContactsPerVertex);
     ImGui::TreePop();
   }
 }
