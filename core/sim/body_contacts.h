@@ -46,6 +46,8 @@ struct BodyContacts {
 // steady state does not allocate: (cell hash << 32) | triangle, sorted.
 struct BodyContactGrid {
   std::vector<uint64_t> cellTriangle;
+  std::vector<uint64_t> sortScratch;  // the radix sort's second buffer
+  std::vector<uint32_t> sortCount;    // and its digit counts
 };
 
 // Sizes the arrays for a model (no contact in any slot).
