@@ -198,7 +198,7 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
   for (int it = 0; it < iterations && e == CL_SUCCESS; ++it) {
     for (uint32_t c = 0; c < s.vertexColors.count() && e == CL_SUCCESS; ++c)
       e = enqueueColor(ctx, settings, k, s, mouse, c, profiler);
-    if (e == CL_SUCCESS) e = residual_.reduce(ctx, program_.kernel(kResidualRms), it, profiler.record(stageResidual_));
+    if (e == CL_SUCCESS) e = residual_.reduce(ctx, program_.kernel(kResidualRms), it, profiler, stageResidual_);
     if (e == CL_SUCCESS) e = enqueueDual(ctx, settings, k, s, mouse, profiler);
   }
   return e;

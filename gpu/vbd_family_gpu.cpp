@@ -111,11 +111,12 @@ cl_int VbdResidualRecorder::begin(const ClContext& ctx, int iterations) {
   return residual.fill(ctx.queue, -1.0f);
 }
 
-cl_int VbdResidualRecorder::reduce(const ClContext& ctx, cl::Kernel& rms, int it, cl::Event* event) {
+cl_int VbdResidualRecorder::reduce(const ClContext& ctx, cl::Kernel& rms, int it, Profiler& profiler,
+                                   StageId stage) {
   if (!on_) return CL_SUCCESS;
   cl_int e = setKernelArgs(rms, vertexCount_, residual, history_, uint32_t(it));
   // One work-group of VBD_RESIDUAL_GROUP (64) items: the kernel's __local arrays.
-  if (e == CL_SUCCESS) e = launch1D(ctx.queue, rms, 64, 64, event);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, rms, 64, 64, profiler.record(stage));
   return e;
 }
 

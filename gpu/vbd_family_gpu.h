@@ -26,6 +26,7 @@
 #include "core/sim/state.h"
 #include "gpu/cl_buffer.h"
 #include "gpu/cl_context.h"
+#include "gpu/profiler.h"
 
 namespace tetlab {
 
@@ -71,8 +72,9 @@ class VbdResidualRecorder {
   // Before the iterations of a substep: if recording, every vertex unvisited
   // (-1) and room for `iterations` values.
   cl_int begin(const ClContext& ctx, int iterations);
-  // After iteration `it` of a recorded substep: its RMS into history[it].
-  cl_int reduce(const ClContext& ctx, cl::Kernel& rms, int it, cl::Event* event);
+  // After iteration `it` of a recorded substep: its RMS into history[it]
+  // (profiled under `stage`; nothing launched or recorded otherwise).
+  cl_int reduce(const ClContext& ctx, cl::Kernel& rms, int it, Profiler& profiler, StageId stage);
   // The last recorded substep's curve (blocking).
   Result<std::vector<float>> read(const ClContext& ctx) const;
 

@@ -139,7 +139,7 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
   for (int it = 1; it <= iterations && e == CL_SUCCESS; ++it) {
     for (uint32_t c = 0; c < s.vertexColors.count() && e == CL_SUCCESS; ++c)
       e = enqueueColor(ctx, settings, h, s, mouse, terms, c, profiler);
-    if (e == CL_SUCCESS) e = residual_.reduce(ctx, program_.kernel(kResidualRms), it - 1, profiler.record(stageResidual_));
+    if (e == CL_SUCCESS) e = residual_.reduce(ctx, program_.kernel(kResidualRms), it - 1, profiler, stageResidual_);
     if (p.accelerate && e == CL_SUCCESS) {
       omega = chebyshevOmega(it, p.chebyshevRho, omega);  // VBD Sec. 3.8
       cl::Kernel& k = program_.kernel(kChebyshev);

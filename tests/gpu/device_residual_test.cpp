@@ -45,6 +45,34 @@ TEST_P(DeviceResidual, SlidingBlockWithContactCurveMatchesTheCpu) {
   expectSameCurves(c, "sliding block");
 }
 
+// Recording costs one reduction launch per iteration of the step's LAST
+// substep only, and leaves the step's profiling intact: every other stage keeps
+// its events (an event slot taken for a launch that never happens would make
+// the whole step's timings invalid).
+TEST_P(DeviceResidual, OneReductionPerIterationOfTheLastSubstepAndValidTimings) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  const test::VbdScene scene = test::vbdBeam();
+  SolverSettings s = test::vbdBeamSettings(GetParam());
+  auto device = createDeviceState(ctx, scene.model, scene.state);
+  ASSERT_TRUE(device.ok()) << device.error().message;
+  auto stepper = GpuStepper::create(ctx);
+  ASSERT_TRUE(stepper.ok()) << stepper.error().message;
+  auto gpu = makeGpuSolver(GetParam(), ctx, scene.model, *device);
+  ASSERT_TRUE(gpu.ok()) << gpu.error().message;
+  Profiler profiler;
+  const int frames = 3;
+  for (int f = 0; f < frames; ++f) ASSERT_TRUE(stepper->enqueueStep(ctx, s, **gpu, *device, profiler).ok());
+  const StepStats stats = profiler.resolve();
+  if (!stats.valid && stats.totalMs == 0.0) GTEST_SKIP() << "the device gives no profiling information";
+  EXPECT_TRUE(stats.valid) << "some profiled stage has no event";
+  const char* stage = GetParam() == SolverKind::Vbd ? "vbd.residual" : "avbd.residual";
+  ASSERT_NE(stats.find(stage), nullptr);
+  EXPECT_EQ(stats.find(stage)->launches, uint32_t(frames * std::max(s.step.iterations, 1)));
+  auto curve = (*gpu)->readResidualHistory(ctx);
+  ASSERT_TRUE(curve.ok());
+  EXPECT_EQ(curve->size(), size_t(std::max(s.step.iterations, 1)));
+}
+
 INSTANTIATE_TEST_SUITE_P(VbdFamily, DeviceResidual, testing::Values(SolverKind::Vbd, SolverKind::Avbd),
                          [](const testing::TestParamInfo<SolverKind>& info) {
                            return std::string(info.param == SolverKind::Vbd ? "VBD" : "AVBD");
