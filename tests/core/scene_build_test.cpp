@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 
+#include "tests/preset_files.h"
 #include "core/mesh/embedding.h"
 #include "core/scene/scene_build.h"
 #include "core/scene/scene_json.h"
@@ -18,13 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kAssets = fs::path(TETLAB_SOURCE_DIR) / "assets";
-
-SceneBuildOptions assetOptions() {
-  SceneBuildOptions o;
-  o.searchDirs = {kAssets / "scenes", kAssets};
-  return o;
-}
+const fs::path kAssets = test::assetsDir();
+SceneBuildOptions assetOptions() { return test::presetBuildOptions(); }
 
 Result<BuiltScene> buildFile(const std::string& name) {
   Result<SceneDesc> desc = loadSceneFile(kAssets / "scenes" / name);
