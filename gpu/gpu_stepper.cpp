@@ -63,7 +63,7 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SolverSettings& setti
     if (e = solver.enqueueSubstep(ctx, settings, h, s, profiler); e != CL_SUCCESS)
       return clError("enqueueing the solver substep", e);
 
-    e = setKernelArgs(velocity, s.x, s.xPrev, s.v, h, damping, n, status_);
+    e = setKernelArgs(velocity, s.x, s.xPrev, s.xInertial, s.v, gravity, h, damping, n, status_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, velocity, n, local, profiler.record(velocityStage));
     if (e != CL_SUCCESS) return clError("enqueueing step_velocity", e);
     time_ += double(h);

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <sstream>
 
+#include "shaders/cl/common/compat_cpp.h"  // before any .clh
+#include "shaders/cl/common/step_integrate.clh"
+
 #include "core/sim/body_contact_detection.h"
 #include "core/sim/energy.h"
 
@@ -56,7 +59,8 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
     for (size_t i = 0; i < n; ++i) {
       const glm::vec4 x = state.x[i];
       state.xPrev[i] = x;
-      state.xInertial[i] = x.w > 0.0f ? glm::vec4(glm::vec3(x) + h * glm::vec3(state.v[i]) + (h * h) * g, x.w) : x;
+      state.xInertial[i] =
+          x.w > 0.0f ? glm::vec4(clm::step_inertial_target(glm::vec3(x), glm::vec3(state.v[i]), g, h), x.w) : x;
     }
     out.stages.predictMs += msSince(t0);
 
@@ -79,7 +83,8 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
     int64_t bad = -1;
     for (size_t i = 0; i < n; ++i) {
       const glm::vec4 x = state.x[i];
-      glm::vec3 v = (glm::vec3(x) - glm::vec3(state.xPrev[i])) / h;
+      glm::vec3 v = clm::step_end_velocity(glm::vec3(x), glm::vec3(state.xPrev[i]), glm::vec3(state.xInertial[i]),
+                                           glm::vec3(state.v[i]), g, h, x.w);
       v *= damping;
       state.v[i] = glm::vec4(v, 0.0f);
       if (bad < 0 && !(finite3(x) && finite3(state.v[i]))) bad = int64_t(i);

@@ -4,7 +4,9 @@
 //   for substep s of h = dt / substeps:
 //     predict    xPrev = x; xInertial = x + h v + h^2 g   (w = 0: xInertial = x)
 //     solve      solver.solveSubstep(model, settings, h, state, diagnostics)
-//     velocity   v = (x - xPrev) / h; v *= exp(-velocityDamping h)
+//     velocity   v = v + h g + (x - xInertial) / h  (= (x - xPrev) / h without the
+//                float rounding of the predict: shaders/cl/common/step_integrate.clh);
+//                v *= exp(-velocityDamping h)
 //     check      first non-finite x or v stops the step (see below)
 //   energy       computeEnergy (core/sim/energy.h)
 //

@@ -4,7 +4,9 @@
 //
 //   step_predict   xPrev = x; xInertial = x + h v + h^2 g (pinned: xInertial = x)
 //   <solver>       initial guess, iterations over colours, collisions
-//   step_velocity  v = (x - xPrev) / h * damping; first non-finite vertex -> status[0]
+//   step_velocity  v = (v + h g + (x - xInertial) / h) * damping (= (x - xPrev) / h without
+//                  the float rounding of the predict, common/step_integrate.clh); first
+//                  non-finite vertex -> status[0]
 //   step_rollback  (once, after the last substep) if status[0] is set: x = xPrev, v = 0
 //
 // No host read-back: after a non-finite vertex the remaining predicts and
@@ -14,6 +16,7 @@
 // the host at the start of each step); status[1] keeps the first bad vertex
 // across steps until the host reads and clears it.
 #pragma OPENCL FP_CONTRACT OFF
+#include "common/step_integrate.clh"
 
 #define STEP_ALL_FINITE 0xffffffffu
 
@@ -25,19 +28,21 @@ __kernel void step_predict(__global float4* x, __global float4* xPrev, __global 
   const float4 p = x[i];
   xPrev[i] = p;
   if (p.w > 0.0f) {
-    const float3 y = p.xyz + h * v[i].xyz + (h * h) * gravity.xyz;  // VBD Eq. 2 / XPBD Alg. 1 line 3
-    xInertial[i] = (float4)(y, p.w);
+    xInertial[i] = (float4)(step_inertial_target(p.xyz, v[i].xyz, gravity.xyz, h), p.w);
   } else {
     xInertial[i] = p;
   }
 }
 
-__kernel void step_velocity(__global const float4* x, __global const float4* xPrev, __global float4* v,
+__kernel void step_velocity(__global const float4* x, __global const float4* xPrev,
+                            __global const float4* xInertial, __global float4* v, const float4 gravity,
                             const float h, const float damping, const uint count, __global uint* status) {
   const uint i = get_global_id(0);
   if (i >= count || status[0] != STEP_ALL_FINITE) return;
   const float4 p = x[i];
-  const float3 vel = (p.xyz - xPrev[i].xyz) / h * damping;  // XPBD Alg. 1 line 13, then drag exp(-c h)
+  // XPBD Alg. 1 line 13 in the rounding-free split, then drag exp(-c h)
+  const float3 vel =
+      step_end_velocity(p.xyz, xPrev[i].xyz, xInertial[i].xyz, v[i].xyz, gravity.xyz, h, p.w) * damping;
   v[i] = (float4)(vel, 0.0f);
   if (!(isfinite(p.x) && isfinite(p.y) && isfinite(p.z) && isfinite(vel.x) && isfinite(vel.y) && isfinite(vel.z)))
     atomic_min(&status[0], i);
