@@ -131,7 +131,8 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
                     allocate(ctx, bodyC0_, slots, 0.0f, "AVBD bodyC0"),
                     allocate(ctx, snapshot_, n, zero, "AVBD snapshot")})
     if (!st) return st;
-  cl_int e = vLast_.copyFrom(ctx.queue, s.v);
+  // No v^{t-1} yet (w = 0): the first guess assumes free fall (common/vbd_initial_guess.clh).
+  cl_int e = vLast_.fill(ctx.queue, glm::vec4(0.0f));
   // Pin targets: where each pinned vertex is now (AvbdConstraints::reset).
   cl::Kernel& k = program_.kernel(kReset);
   if (e == CL_SUCCESS) e = setKernelArgs(k, n, s.x, pinTarget_, contactCollider_);

@@ -90,8 +90,8 @@ Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceSt
   auto c = DeviceBuffer<uint32_t>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD inContact");
   if (!c) return c.error();
   inContact_ = std::move(*c);
-  // v^{t-1} starts as the current v (the CPU reset does the same).
-  cl_int e = vLast_.copyFrom(ctx.queue, s.v);
+  // No v^{t-1} yet (w = 0): the first guess assumes free fall (common/vbd_initial_guess.clh).
+  cl_int e = vLast_.fill(ctx.queue, glm::vec4(0.0f));
   if (e == CL_SUCCESS) e = chebyshevPrev1_.fill(ctx.queue, glm::vec4(0.0f));
   if (e == CL_SUCCESS) e = chebyshevPrev2_.fill(ctx.queue, glm::vec4(0.0f));
   if (e == CL_SUCCESS) e = inContact_.fill(ctx.queue, 0u);

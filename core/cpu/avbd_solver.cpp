@@ -37,7 +37,7 @@ class AvbdSolver final : public VbdFamilySolver {
     constraints_.reset(model, state, AvbdParams{});
     const size_t n = model.vertexCount();
     vLast_.resize(n);
-    for (size_t i = 0; i < n && i < state.v.size(); ++i) vLast_[i] = glm::vec3(state.v[i]);
+    haveHistory_ = false;  // the first guess assumes free fall (common/vbd_initial_guess.clh)
     snapshot_.reset(model);
     stats_ = {};
   }
@@ -60,10 +60,12 @@ class AvbdSolver final : public VbdFamilySolver {
     for (uint32_t i = 0; i < n; ++i) {
       const glm::vec3 v(state.v[i]);
       if (state.x[i].w > 0.0f)
-        state.x[i] = glm::vec4(vbdInitialGuess(primal.initialGuess, h, g, glm::vec3(state.x[i]), v, vLast_[i]),
-                               state.x[i].w);
+        state.x[i] = glm::vec4(
+            vbdInitialGuess(primal.initialGuess, h, g, glm::vec3(state.x[i]), v, vLast_[i], haveHistory_),
+            state.x[i].w);
       vLast_[i] = v;
     }
+    haveHistory_ = true;
 
     const int iterations = std::max(settings.step.iterations, 1);
     for (int it = 0; it < iterations; ++it) {
@@ -115,6 +117,7 @@ class AvbdSolver final : public VbdFamilySolver {
   VbdMaterialCache cache_;
   AvbdConstraints constraints_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive initial guess
+  bool haveHistory_ = false;      // vLast_ holds a real v^{t-1} (false right after reset)
   VbdContactSnapshot snapshot_;   // partner positions of the body contacts
 };
 

@@ -73,7 +73,7 @@ class VbdSolver final : public VbdFamilySolver {
     state.penalty.clear();
     const size_t n = model.vertexCount();
     vLast_.resize(n);
-    for (size_t i = 0; i < n && i < state.v.size(); ++i) vLast_[i] = glm::vec3(state.v[i]);
+    haveHistory_ = false;  // the first guess assumes free fall (common/vbd_initial_guess.clh)
     inContact_.assign(n, 0);
     chebyshevPrev1_.assign(n, glm::vec3(0.0f));
     chebyshevPrev2_.assign(n, glm::vec3(0.0f));
@@ -102,12 +102,13 @@ class VbdSolver final : public VbdFamilySolver {
       const glm::vec3 v(state.v[i]);
       if (state.x[i].w > 0.0f) {
         const glm::vec3 x = vbdInitialGuess(p.initialGuess, h, settings.step.gravity, glm::vec3(state.x[i]), v,
-                                            vLast_[i]);
+                                            vLast_[i], haveHistory_);
         state.x[i] = glm::vec4(x, state.x[i].w);
       }
       vLast_[i] = v;
       chebyshevPrev1_[i] = glm::vec3(state.x[i]);
     }
+    haveHistory_ = true;
 
     const int iterations = std::max(settings.step.iterations, 1);
     float omega = 1.0f;
@@ -179,6 +180,7 @@ class VbdSolver final : public VbdFamilySolver {
   VbdMaterialCache cache_;
   AttachmentLookup attachment_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive / acceleration initial guess
+  bool haveHistory_ = false;      // vLast_ holds a real v^{t-1} (false right after reset)
   std::vector<uint8_t> inContact_;  // collider or body contact active: Chebyshev leaves the vertex alone
   VbdContactSnapshot snapshot_;  // partner positions of the body contacts
   std::vector<glm::vec3> chebyshevPrev1_, chebyshevPrev2_;  // x^(n-1), x^(n-2)

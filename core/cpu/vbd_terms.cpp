@@ -7,6 +7,7 @@
 #include "shaders/cl/common/neo_hookean_derivatives.clh"
 #include "shaders/cl/common/vbd_contact.clh"
 #include "shaders/cl/common/vbd_spring.clh"
+#include "shaders/cl/common/vbd_initial_guess.clh"
 
 namespace tetlab {
 
@@ -35,23 +36,8 @@ void VbdMaterialCache::refresh(const SimModel& model) {
 }
 
 glm::vec3 vbdInitialGuess(VbdInitialGuess mode, float h, glm::vec3 gravity, glm::vec3 x, glm::vec3 v,
-                          glm::vec3 vLast) {
-  switch (mode) {
-    case VbdInitialGuess::PreviousPosition:
-      return x;
-    case VbdInitialGuess::Inertia:
-      return x + h * v;
-    case VbdInitialGuess::InertiaAcceleration:
-      return x + h * v + (h * h) * gravity;
-    case VbdInitialGuess::Adaptive:
-      break;
-  }
-  const float g = glm::length(gravity);
-  if (!(g > 0.0f)) return x + h * v;
-  const glm::vec3 a = (v - vLast) / h;  // previous substep's acceleration a^t
-  const float alongG = glm::dot(a, gravity) / g;
-  const float weight = std::clamp(alongG / g, 0.0f, 1.0f);
-  return x + h * v + (h * h * weight) * gravity;
+                          glm::vec3 vLast, bool haveHistory) {
+  return clm::vbd_initial_guess(uint32_t(mode), h, gravity, glm::length(gravity), x, v, vLast, haveHistory ? 1 : 0);
 }
 
 float chebyshevOmega(int n, float rho, float previousOmega) {

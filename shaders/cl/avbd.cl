@@ -181,8 +181,10 @@ __kernel void avbd_init_guess(const uint count, __global float4* x, __global con
   if (i >= count) return;
   const float4 p = x[i];
   const float3 vi = v[i].xyz;
-  if (p.w > 0.0f) x[i] = (float4)(vbd_initial_guess(mode, h, gravity, p.xyz, vi, vLast[i].xyz), p.w);
-  vLast[i] = (float4)(vi, 0.0f);
+  const float4 last = vLast[i];  // w = 1: history valid (zeroed by the host on reset)
+  if (p.w > 0.0f)
+    x[i] = (float4)(vbd_initial_guess(mode, h, gravity.xyz, gravity.w, p.xyz, vi, last.xyz, last.w > 0.0f), p.w);
+  vLast[i] = (float4)(vi, 1.0f);
 }
 
 __kernel void avbd_mouse_offset(__global const float4* x, const uint8 mouseIds, const float8 mouseWeights,

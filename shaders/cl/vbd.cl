@@ -26,7 +26,8 @@
 #include "vbd_vertex.clh"
 
 // x = initial guess for free vertices; vLast = v^t for the next substep's
-// adaptive guess; chebyshevPrev1 = x^(0) when acceleration is on.
+// adaptive guess (w = 1: history valid; the host zeroes it on reset);
+// chebyshevPrev1 = x^(0) when acceleration is on.
 __kernel void vbd_init_guess(const uint count, __global float4* x, __global const float4* v,
                              __global float4* vLast, __global float4* chebyshevPrev1, const float4 gravity,
                              const float h, const uint mode, const uint accelerate, __global float4* snapshot,
@@ -36,10 +37,11 @@ __kernel void vbd_init_guess(const uint count, __global float4* x, __global cons
   float4 p = x[i];
   const float3 vi = v[i].xyz;
   if (p.w > 0.0f) {
-    p = (float4)(vbd_initial_guess(mode, h, gravity, p.xyz, vi, vLast[i].xyz), p.w);
+    const float4 last = vLast[i];
+    p = (float4)(vbd_initial_guess(mode, h, gravity.xyz, gravity.w, p.xyz, vi, last.xyz, last.w > 0.0f), p.w);
     x[i] = p;
   }
-  vLast[i] = (float4)(vi, 0.0f);
+  vLast[i] = (float4)(vi, 1.0f);
   if (accelerate) chebyshevPrev1[i] = (float4)(p.xyz, 0.0f);
   if (takeSnapshot) snapshot[i] = p;
 }
