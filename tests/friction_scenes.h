@@ -66,3 +66,53 @@ constexpr double kSlideTolerance = 0.10;
 constexpr double kCreepBound = 1.0e-3;
 
 }  // namespace tetlab::frictiontest
+
+namespace tetlab::frictiontest {
+
+// Corner: the ground y = 0 and a wall (an axis-aligned box collider whose face
+// is the plane x = kWallX) meet at a right angle. A 2 cm block (1 cell, 8 g)
+// starts 1 mm above the ground and 1 mm from the wall, thrown into the corner
+// at (1, -1, 0) m/s with gravity tilted 45 deg into it, and mu = 0, so its
+// corner vertex is pressed into both colliders at once. One substep per frame,
+// so the test sees the end of every substep.
+constexpr float kWallX = 0.05f;
+constexpr float kCornerSpeed = 1.0f;  // initial velocity into the wall [m/s]
+
+inline SimModel cornerBlock() {
+  BodyDesc body{makeBoxTetMesh({kWallX - 0.021f, 0.001f, -0.01f}, glm::vec3(0.02f), {1, 1, 1}),
+                Material{1e5f, 0.3f, 1000, 0}, "block"};
+  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  return std::move(*model);
+}
+
+inline SolverSettings cornerSettings(SolverKind kind) {
+  SolverSettings s;
+  s.solver = kind;
+  s.step.iterations = 8;
+  s.step.dt = 1.0f / 600.0f;  // one substep per frame: the test sees every substep's end
+  s.step.substeps = 1;
+  s.step.gravity = kG * glm::vec3(std::sqrt(0.5f), -std::sqrt(0.5f), 0.0f);
+  s.colliders.ground.friction = 0.0f;
+  BoxCollider wall;
+  wall.center = glm::vec3(kWallX + 0.5f, 0.4f, 0.0f);  // reaches below the ground: its nearest face is x = kWallX
+  wall.halfExtents = glm::vec3(0.5f);
+  wall.friction = 0.0f;
+  s.colliders.boxes.push_back(wall);
+  return s;
+}
+
+// Deepest penetration of any vertex into the ground or the wall [m] (0: none).
+inline float cornerPenetration(const State& s) {
+  float worst = 0.0f;
+  for (const glm::vec4& x : s.x) worst = std::max({worst, -x.y, x.x - kWallX});
+  return worst;
+}
+
+// Allowed penetration [m]. Hard contacts (PBD, XPBD, AVBD) should leave
+// nothing; VBD's penalty k_c = 1e6 N/m stops a vertex share m <= 2 g arriving
+// at |v| = 1.41 m/s within |v| sqrt(m / k_c) = 0.063 mm, and holds the whole
+// block's weight (0.08 N) at 0.08 um. 0.1 mm covers both; a vertex that one
+// collider ignores for a substep moves |v| h = 2.4 mm, minus the 1 mm gap.
+constexpr float kCornerTolerance = 1.0e-4f;
+
+}  // namespace tetlab::frictiontest

@@ -51,3 +51,41 @@ INSTANTIATE_TEST_SUITE_P(Solvers, SlopeFriction,
 
 }  // namespace
 }  // namespace tetlab
+
+namespace tetlab {
+namespace {
+
+using namespace frictiontest;
+
+class CornerContact : public testing::TestWithParam<SolverKind> {};
+
+// A block thrown into a ground/wall corner (tests/friction_scenes.h) stays
+// outside both colliders (within kCornerTolerance) at the end of every substep.
+TEST_P(CornerContact, BlockPressedIntoAGroundWallCornerStaysOutsideBoth) {
+  const SimModel model = cornerBlock();
+  const SolverSettings settings = cornerSettings(GetParam());
+  State state = makeState(model);
+  for (auto& v : state.v) v = glm::vec4(kCornerSpeed, -kCornerSpeed, 0.0f, 0.0f);
+  auto solver = makeCpuSolver(GetParam());
+  solver->reset(model, state);
+  StepDiagnostics diag;
+  float worst = 0.0f;
+  for (int f = 0; f < 600; ++f) {  // 1 s, one substep per frame
+    ASSERT_TRUE(phystest::run(model, settings, *solver, state, 1, diag));
+    worst = std::max(worst, cornerPenetration(state));
+  }
+  std::printf("[ measured ] %s corner: deepest penetration %.3e m over 1 s\n",
+              phystest::solverName(GetParam()), worst);
+  EXPECT_LT(worst, kCornerTolerance);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solvers, CornerContact, testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd),
+                         phystest::paramName);
+// AVBD keeps one collider row per vertex (the nearest at x^t), so the wall is
+// ignored during the substep in which the vertex reaches it from the ground:
+// 0.92 mm deep today (issue 10 item 6, open). Enable when AVBD keeps several rows.
+INSTANTIATE_TEST_SUITE_P(DISABLED_AvbdOneColliderRow, CornerContact, testing::Values(SolverKind::Avbd),
+                         phystest::paramName);
+
+}  // namespace
+}  // namespace tetlab
