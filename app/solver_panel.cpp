@@ -62,7 +62,7 @@ void drawVbdPrimal(VbdParams& p, const char* idSuffix) {
             "Penalty stiffness of soft contacts, E = 1/2 k d^2 for penetration d [N/m].");
   slider("contact thickness", p.contactThickness, 0.0f, 0.02f, "%.4f m",
          "Collision radius kept around every vertex [m].");
-  logSlider("friction epsilon", p.frictionEpsilon, 1e-4f, 1.0f, "%.1e m/s",
+  logSlider("friction epsilon", p.frictionEpsilon, 1e-6f, 1.0f, "%.1e m/s",
             "Tangential speed below which friction acts like static friction [m/s].");
   logSlider("body contact kappa", p.bodyContactStiffness, 0.1f, 100.0f, "%.2f",
             "Stiffness of body-body contacts in units of the contact's inertia, k = kappa m / h^2; a load F "

@@ -61,6 +61,10 @@ Status PositionBasedGpu::reset(const ClContext& ctx, const SimModel& model, Devi
   if (!share) return share.error();
   bodyContactRow_ = std::move(*row);
   bodyContactShare_ = std::move(*share);
+  auto friction = DeviceBuffer<glm::vec4>::create(ctx.context, std::max<size_t>(1, model.vertexCount()),
+                                                  CL_MEM_READ_WRITE, "contactFriction");
+  if (!friction) return friction.error();
+  contactFriction_ = std::move(*friction);
   return refreshPins(ctx, s);
 }
 
@@ -251,7 +255,8 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
     const GroundPlane& g = settings.colliders.ground;
     const glm::vec4 ground(g.enabled ? 1.0f : 0.0f, g.height, g.friction, settings.positionBased.contactOffset);
     cl::Kernel& k = program_.kernel(kContacts);
-    e = setKernelArgs(k, s.vertexCount, s.x, s.xPrev, ground, colliders_, colliderCounts_);
+    e = setKernelArgs(k, s.vertexCount, s.x, s.xPrev, ground, colliders_, colliderCounts_, contactFriction_,
+                      iteration);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageContacts_));
   }
   return e;

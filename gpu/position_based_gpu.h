@@ -80,6 +80,7 @@ class PositionBasedGpu final : public GpuSolver {
   // Body-contact pass scratch (ProjectionContext::bodyContactRow / bodyContactShare).
   DeviceBuffer<glm::vec4> bodyContactRow_;
   DeviceBuffer<float> bodyContactShare_;
+  DeviceBuffer<glm::vec4> contactFriction_;  // (friction applied, accumulated normal correction) per vertex [m]
   Attachment mouse_;
 
   // Profiler stages, registered in reset().

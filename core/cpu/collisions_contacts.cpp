@@ -2,10 +2,15 @@
 // hard inequality C = phi(x) - offset >= 0 (phi: signed distance,
 // shaders/cl/common/collisions.clh), projected fully (zero compliance), then
 // position-based Coulomb friction on the tangential motion of the substep
-// (Macklin et al. 2014 "Unified Particle Physics" Sec. 6.1): the resolved
-// depth d bounds the friction displacement by mu d, which over a substep with
-// normal force m g is exactly mu g h^2, the Coulomb impulse. One mu from the
-// collider serves as static and kinetic coefficient.
+// (Macklin et al. 2014 "Unified Particle Physics" Sec. 6.1): the normal
+// correction d bounds the friction displacement by mu d, which over a substep
+// with normal force N is mu N w h^2, the Coulomb impulse. d is the correction
+// ACCUMULATED over the substep's iterations (Mueller et al. 2020 Sec. 3.5,
+// friction_correction_accumulated): a vertex carrying the block's weight gets
+// most of it after the first iteration, pushed back each time the elastic
+// constraints press it down. One mu from the collider serves as static and
+// kinetic coefficient. ctx.contactFriction keeps (F, D) per vertex; iteration 0
+// starts it at zero, so no substep driver has to reset it.
 #include <algorithm>
 
 #include "core/cpu/constraints_projection.h"
@@ -18,8 +23,11 @@ void projectContacts(ProjectionContext& ctx) {
   const float offset = ctx.settings->positionBased.contactOffset;
   std::vector<glm::vec4>& x = ctx.state->x;
   const std::vector<glm::vec4>& xPrev = ctx.state->xPrev;
+  std::vector<glm::vec4>& acc = ctx.contactFriction;
+  if (acc.size() != x.size()) acc.assign(x.size(), glm::vec4(0.0f));
   for (size_t i = 0; i < x.size(); ++i) {
     if (x[i].w == 0.0f) continue;
+    if (ctx.iteration == 0) acc[i] = glm::vec4(0.0f);
     glm::vec3 p = glm::vec3(x[i]);
     forEachCollider(colliders, p, [&](const ColliderSample& s) {
       // Samples are taken at the vertex's position before this loop; when an
@@ -29,9 +37,11 @@ void projectContacts(ProjectionContext& ctx) {
       if (phi >= 0.0f) return;
       const float depth = -phi;
       p += depth * s.normal;
-      const glm::vec3 dx = p - glm::vec3(xPrev[i]);
-      const glm::vec3 dxT = dx - glm::dot(dx, s.normal) * s.normal;
-      p += clm::friction_correction(dxT, depth, s.friction, s.friction);
+      acc[i].w += depth;
+      const glm::vec3 du = clm::friction_correction_accumulated(p - glm::vec3(xPrev[i]), s.normal, glm::vec3(acc[i]),
+                                                                acc[i].w, s.friction, s.friction);
+      p += du;
+      acc[i] += glm::vec4(du, 0.0f);
     });
     x[i] = glm::vec4(p, x[i].w);
   }

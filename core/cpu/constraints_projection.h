@@ -92,6 +92,9 @@ struct ProjectionContext {
   // Body-contact pass scratch (sized on first use, kept: no allocation in the
   // steady state): the row vector and W of each slot, t = w S of each vertex.
   std::vector<glm::vec4> bodyContactRow;
+  // Collider friction of each vertex over the substep: (friction displacement
+  // applied, accumulated normal correction D) [m] (collisions_contacts.cpp).
+  std::vector<glm::vec4> contactFriction;
   std::vector<float> bodyContactShare;
 };
 

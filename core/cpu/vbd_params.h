@@ -48,7 +48,12 @@ struct VbdParams {
   // --- contact (VBD Sec. 3.5: quadratic penalty energy with IPC-style lagged friction) ---
   float contactStiffness = 1.0e6f;   // k_c: E_c = 1/2 k_c d^2 for penetration depth d [N/m]
   float contactThickness = 0.0f;     // collision radius around each vertex [m]
-  float frictionEpsilon = 1.0e-2f;   // eps_v: tangential speed below which friction is static-like [m/s]
+  // eps_v: tangential speed below which friction is static-like [m/s]. Rule: it is the creep budget. Under a
+  // load F_t <= mu N the smoothed profile balances at the speed eps_v (1 - sqrt(1 - F_t / (mu N))) <= eps_v,
+  // so a "sticking" block creeps at up to eps_v (1 cm/s crept 7.5 mm in 2 s on a 20 deg slope at mu 0.6);
+  // 1e-4 m/s keeps creep under 0.2 mm in 2 s at any load below Coulomb's. The lagged tangential stiffness
+  // 2 mu N / (eps_v h) grows as eps_v shrinks; it is PSD and solved implicitly, so it stays stable.
+  float frictionEpsilon = 1.0e-4f;
   // Body-body contacts (State::bodyContacts) use the same penalty and friction with a stiffness scaled by
   // the contact's inertia, k = kappa m_c / h^2 (m_c = 1 / sum coeff^2 / m: its effective mass), so one
   // Gauss-Seidel pass balances the two bodies; why in shaders/cl/common/vbd_contact.clh.
