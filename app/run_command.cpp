@@ -109,16 +109,10 @@ int runRunCommand(const RunArgs& args) {
   if (args.iterations) settings.step.iterations = *args.iterations;
   // XPBD's Neo-Hookean shear is explicit (xpbd_solver.h): unless the user
   // chose the substeps, take enough to stay inside its stability limit.
-  if (settings.solver == SolverKind::Xpbd && settings.step.constraints.neoHookean && !args.substeps) {
-    const float limit = xpbdShearLimitSubstep(scene->model);
-    const int needed = int(std::ceil(settings.step.dt / limit));
-    if (needed > settings.step.substeps) {
-      std::cout << "tetlab run: " << needed << " substeps (instead of " << settings.step.substeps
-                << ") keep XPBD's Neo-Hookean shear inside its explicit limit h <= " << limit
-                << " s; pass --substeps to override\n";
-      settings.step.substeps = needed;
-    }
-  }
+  const XpbdSubstepPlan plan = planXpbdSubsteps(scene->model, settings, !args.substeps);
+  if (const std::string text = plan.notice(); !text.empty())
+    std::cout << "tetlab run: " << text << (plan.raised() ? "; pass --substeps to override" : "") << "\n";
+  settings.step.substeps = plan.used;
 
   std::ofstream csv;
   if (!args.stats.empty()) {

@@ -41,7 +41,7 @@ Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScen
   s->state_ = makeInitialState(s->built_);
   s->cpuSolver_ = makeCpuSolver(s->settings_.solver);
   s->cpuSolver_->reset(s->model(), s->state_);
-  s->ensureXpbdSubsteps();
+  s->noticeXpbdSubsteps();
 
   // Energy scale of the scene: its weight times its size plus 1 m^2/s^2 per kg
   // (so a weightless scene still has a scale), plus the start energy itself.
@@ -65,16 +65,11 @@ Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScen
   return s;
 }
 
-void SimSession::ensureXpbdSubsteps() {
-  if (settings_.solver != SolverKind::Xpbd || !settings_.step.constraints.neoHookean) return;
-  const float limit = xpbdShearLimitSubstep(model());
-  if (!(limit > 0.0f)) return;
-  const int needed = int(std::ceil(settings_.step.dt / limit));
-  if (needed <= settings_.step.substeps) return;
-  notice("XPBD: " + std::to_string(needed) + " substeps (was " + std::to_string(settings_.step.substeps) +
-         ") keep its Neo-Hookean shear inside the explicit limit h <= " + std::to_string(limit) +
-         " s; lower them in the solver panel to see the instability");
-  settings_.step.substeps = needed;
+XpbdSubstepPlan SimSession::xpbdPlan() const { return planXpbdSubsteps(model(), settings_, xpbdAutoRaise_); }
+
+void SimSession::noticeXpbdSubsteps() {
+  const std::string text = xpbdPlan().notice();
+  if (!text.empty()) notice(text + " (the solver panel shows both; untick \"raise to the shear limit\" to see the instability)");
 }
 
 void SimSession::notice(std::string text) { notices_.push_back(std::move(text)); }
@@ -104,6 +99,7 @@ void SimSession::advance(int steps) {
 
 void SimSession::stepFrame() {
   SolverSettings s = settings_;
+  s.step.substeps = substepsUsed();  // XPBD's raise is computed at the full dt: slow motion keeps it
   s.step.dt = settings_.step.dt * std::clamp(slowMotion, 1e-3f, 1.0f);
   applyMouseSettings();
   const auto start = std::chrono::steady_clock::now();
@@ -298,7 +294,7 @@ void SimSession::setSolver(SolverKind kind) {
   settings_.solver = kind;
   cpuSolver_ = makeCpuSolver(kind);
   cpuSolver_->reset(model(), state_);
-  ensureXpbdSubsteps();
+  noticeXpbdSubsteps();
 }
 
 Status SimSession::setBackend(Backend backend, const ClContext* context) {

@@ -27,6 +27,7 @@
 
 #include "app/plots.h"
 #include "core/cpu/vbd_solver.h"
+#include "core/cpu/xpbd_solver.h"
 #include "core/result.h"
 #include "core/scene/scene_build.h"
 #include "core/scene/scene_desc.h"
@@ -83,6 +84,14 @@ class SimSession {
   const SolverSettings& settings() const { return settings_; }
   SolverKind solver() const { return settings_.solver; }
   void setSolver(SolverKind kind);
+  // settings().step.substeps is what the user asked for, for every solver.
+  // XPBD alone may run more: its Neo-Hookean shear is explicit
+  // (core/cpu/xpbd_solver.h), so while xpbdAutoRaise is on it runs the
+  // plan's `used` count; switching to another solver runs `asked` again.
+  XpbdSubstepPlan xpbdPlan() const;
+  int substepsUsed() const { return xpbdPlan().used; }
+  bool xpbdAutoRaise() const { return xpbdAutoRaise_; }
+  void setXpbdAutoRaise(bool on) { xpbdAutoRaise_ = on; }
   Backend backend() const { return backend_; }
   // OpenCL needs a context (the app owns it and outlives the session). On a
   // failure the session stays on (or returns to) the CPU and the error says why.
@@ -168,15 +177,15 @@ class SimSession {
   Status pullFromDevice();  // full state read (OpenCL)
   Status pushToDevice();    // full state write (OpenCL)
   void applyMouseSettings();
-  // XPBD's Neo-Hookean shear is explicit (core/cpu/xpbd_solver.h): raise the
-  // substeps to its stability limit, with a notice, when XPBD becomes active.
-  void ensureXpbdSubsteps();
+  // A notice when XPBD becomes active and its plan raises the substeps.
+  void noticeXpbdSubsteps();
   void notice(std::string text);
   void markBlownUp(std::string message);
 
   SceneDesc desc_;
   BuiltScene built_;
   SolverSettings settings_;
+  bool xpbdAutoRaise_ = true;
   State state_;
   std::unique_ptr<Solver> cpuSolver_;
   std::unique_ptr<OpenClSimulator> gpu_;

@@ -167,17 +167,26 @@ SolverPanelActions drawSolverControls(SimSession& session, const SolverPanelInpu
   ImGui::SliderInt("iterations", &s.step.iterations, 1, 100, "%d", ImGuiSliderFlags_Logarithmic);
   itemTooltip("Solver iterations per substep (colour sweeps) [-].");
   if (s.solver == SolverKind::Xpbd && s.step.constraints.neoHookean) {
-    const float limit = xpbdShearLimitSubstep(session.model());
-    const float h = s.step.dt / float(std::max(s.step.substeps, 1));
-    if (limit > 0.0f && h > limit) {
-      const int needed = int(std::ceil(s.step.dt / limit));
-      ImGui::TextColored(kWarnColor, "substep above XPBD's shear limit");
-      ImGui::SameLine();
-      char label[48];
-      std::snprintf(label, sizeof(label), "use %d", needed);
-      if (ImGui::SmallButton(label)) s.step.substeps = needed;
-      itemTooltip("XPBD integrates Neo-Hookean shear explicitly: above this substep count it is stable.");
+    // The raise is XPBD's alone (SimSession::xpbdPlan): show what was asked and what runs.
+    bool raise = session.xpbdAutoRaise();
+    if (ImGui::Checkbox("raise to the shear limit", &raise)) session.setXpbdAutoRaise(raise);
+    itemTooltip("XPBD integrates Neo-Hookean shear explicitly: below the limit's substep count it is unstable. "
+                "When on, XPBD alone runs at least that many substeps (capped where float positions stop "
+                "resolving a substep); other solvers keep the count above.");
+    const XpbdSubstepPlan plan = session.xpbdPlan();
+    if (plan.raised())
+      ImGui::TextColored(plan.capped() ? kWarnColor : ImVec4(0.6f, 0.8f, 1.0f, 1.0f), "XPBD runs %d substeps (asked %d)%s",
+                         plan.used, plan.asked, plan.capped() ? ", capped" : "");
+    if (plan.needed > plan.used) {
+      ImGui::TextColored(kWarnColor, "below XPBD's shear limit (%d needed)", plan.needed);
+      if (!plan.capped()) {
+        ImGui::SameLine();
+        char label[48];
+        std::snprintf(label, sizeof(label), "use %d", plan.needed);
+        if (ImGui::SmallButton(label)) s.step.substeps = plan.needed;
+      }
     }
+    if (plan.raised() || plan.needed > plan.used) itemTooltip(plan.notice().c_str());
   }
   ImGui::DragFloat3("gravity", &s.step.gravity.x, 0.05f, -50.0f, 50.0f, "%.2f");
   itemTooltip("Gravitational acceleration, x y z [m/s^2].");

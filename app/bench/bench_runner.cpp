@@ -30,10 +30,7 @@ SolverSettings settingsFor(const Scene& scene, SolverKind solver, const BenchCon
   if (config.iterations) s.step.iterations = *config.iterations;
   // Same rule as `tetlab run`: XPBD's Neo-Hookean shear is explicit, so
   // without an explicit choice take enough substeps to stay stable.
-  if (solver == SolverKind::Xpbd && s.step.constraints.neoHookean && !config.substeps) {
-    const float limit = xpbdShearLimitSubstep(scene.model);
-    s.step.substeps = std::max(s.step.substeps, int(std::ceil(s.step.dt / limit)));
-  }
+  s.step.substeps = planXpbdSubsteps(scene.model, s, !config.substeps).used;
   return s;
 }
 

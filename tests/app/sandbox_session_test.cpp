@@ -45,6 +45,37 @@ TEST(SandboxSession, LiveSolverSwitchKeepsPositionsAndVelocitiesExactly) {
   }
 }
 
+// XPBD's substep raise is XPBD's alone (issue 10 item 10): bunny_drop on VBD at
+// its 10 substeps, then XPBD (raised, with a notice), then AVBD: AVBD runs 10
+// again, the asked count was never rewritten, and a reset keeps it.
+TEST(SandboxSession, XpbdSubstepRaiseDoesNotLeakIntoOtherSolvers) {
+  std::unique_ptr<SimSession> session = makeSession(smallPreset("bunny_drop.json"));
+  ASSERT_TRUE(session);
+  session->setSolver(SolverKind::Vbd);
+  const int asked = session->settings().step.substeps;
+  EXPECT_EQ(session->substepsUsed(), asked);
+  (void)session->takeNotices();
+  session->setSolver(SolverKind::Xpbd);
+  const XpbdSubstepPlan plan = session->xpbdPlan();
+  ASSERT_TRUE(plan.raised()) << "the bunny's XPBD shear limit needs more than " << asked << " substeps";
+  EXPECT_EQ(session->substepsUsed(), plan.used);
+  EXPECT_EQ(plan.asked, asked);
+  const std::vector<std::string> notices = session->takeNotices();
+  ASSERT_FALSE(notices.empty());
+  EXPECT_NE(notices.back().find("asked " + std::to_string(asked)), std::string::npos) << notices.back();
+  session->advance();
+  EXPECT_EQ(session->settings().step.substeps, asked);
+  session->setSolver(SolverKind::Avbd);
+  EXPECT_EQ(session->substepsUsed(), asked);
+  session->reset();
+  EXPECT_EQ(session->settings().step.substeps, asked);
+  EXPECT_EQ(session->substepsUsed(), asked);
+  // With the raise off, XPBD runs what was asked too.
+  session->setSolver(SolverKind::Xpbd);
+  session->setXpbdAutoRaise(false);
+  EXPECT_EQ(session->substepsUsed(), asked);
+}
+
 TEST(SandboxSession, BackendSwitchCopiesPositionsAndVelocitiesAcross) {
   Result<ClContext> ctx = createClContext();
   if (!ctx) GTEST_SKIP() << ctx.error().message;
@@ -182,7 +213,8 @@ TEST(SandboxSession, BlowUpPausesAndRestoresTheLastGoodState) {
   desc.settings.solver = SolverKind::Xpbd;
   std::unique_ptr<SimSession> session = makeSession(desc);
   ASSERT_TRUE(session);
-  session->settings().step.substeps = 1;  // below the limit the session raised it to
+  session->setXpbdAutoRaise(false);
+  session->settings().step.substeps = 1;  // far below XPBD's shear limit
   int frames = 0;
   while (!session->blownUp() && frames < 600) {
     session->advance();
