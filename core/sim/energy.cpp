@@ -32,7 +32,7 @@ double computeElasticEnergy(const SimModel& model, const SolverSettings& setting
       const LameParameters lame = lameFromYoungPoisson(material.youngsModulus, material.poissonRatio);
       if (on.tetVolume) {
         const double K = double(lame.lambda) + 2.0 * double(lame.mu) / 3.0;
-        const double c = double(clm::mat3_det(F)) - 1.0;
+        const double c = clm::mat3_det_minus_one_of_g(clm::mat3_minus_identity(F));
         elastic += 0.5 * K * V0 * c * c;
       }
       if (on.strainBased) {

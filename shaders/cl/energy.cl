@@ -65,7 +65,7 @@ static float energy_of_tet(Mat3 F, float V0, float4 b0, float4 b1, uint terms, f
   float e = 0.0f;
   if (terms & ENERGY_TERM_NEO_HOOKEAN) e += V0 * nh_energy_density(F, b0.x, b0.y);  // Smith et al. 2018 Eq. 14
   if (terms & ENERGY_TERM_TET_VOLUME) {
-    const float c = mat3_det(F) - 1.0f;  // Mueller et al. 2007 Sec. 4.4, V = V0 det F
+    const float c = mat3_det_minus_one_of_g(mat3_minus_identity(F));  // Mueller et al. 2007 Sec. 4.4, V = V0 det F
     e += 0.5f * b0.z * V0 * c * c;
   }
   if (terms & ENERGY_TERM_STRAIN) {  // Mueller et al. 2014 Sec. 4
