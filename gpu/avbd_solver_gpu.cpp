@@ -13,7 +13,7 @@
 //
 // lambda/penalty use the CPU's row layout (AvbdLayout), so a test can compare
 // them row by row. What the CPU keeps per substep in AvbdConstraints (edge and
-// pin stabilisation offsets, pin targets, each vertex's contact frame, each
+// pin stabilisation offsets, pin targets, the frames of each vertex's K contact rows, each
 // body-contact slot's last ids and offset) is solver-private device data here.
 // Body contacts read DeviceState::bodyContacts as filled for the substep; with
 // the toggle off only the (cheap) begin kernel runs, clearing their rows. The only host-side state is whether the
@@ -119,14 +119,15 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
   if (Status st = inputs_.reset(ctx, model); !st) return st;
   if (Status st = residual_.reset(ctx, n); !st) return st;
   const glm::vec4 zero(0.0f);
+  const size_t contacts = size_t(layout_.contactsPerVertex) * n;  // one contact frame per contact row
   for (Status st : {allocate(ctx, vLast_, n, zero, "AVBD vLast"), allocate(ctx, pinTarget_, n, zero, "AVBD pinTarget"),
                     allocate(ctx, pinC0_, n, zero, "AVBD pinC0"),
-                    allocate(ctx, contactNormal_, n, zero, "AVBD contactNormal"),
-                    allocate(ctx, contactTangent_, n, zero, "AVBD contactTangent"),
-                    allocate(ctx, contactBitangent_, n, zero, "AVBD contactBitangent"),
+                    allocate(ctx, contactNormal_, contacts, zero, "AVBD contactNormal"),
+                    allocate(ctx, contactTangent_, contacts, zero, "AVBD contactTangent"),
+                    allocate(ctx, contactBitangent_, contacts, zero, "AVBD contactBitangent"),
                     allocate(ctx, mouseC0_, 1, zero, "AVBD mouseC0"),
                     allocate(ctx, edgeC0_, model.edgeCount(), 0.0f, "AVBD edgeC0"),
-                    allocate(ctx, contactCollider_, n, int32_t(-1), "AVBD contactCollider"),
+                    allocate(ctx, contactCollider_, contacts, int32_t(-1), "AVBD contactCollider"),
                     allocate(ctx, bodyPrevIds_, slots, glm::uvec4(kNoContact), "AVBD bodyPrevIds"),
                     allocate(ctx, bodyC0_, slots, 0.0f, "AVBD bodyC0"),
                     allocate(ctx, snapshot_, n, zero, "AVBD snapshot")})

@@ -14,6 +14,7 @@ namespace tetlab {
 namespace {
 
 constexpr float kUnbounded = AVBD_UNBOUNDED;
+constexpr uint32_t kContactRows = AVBD_CONTACT_ROWS;  // contact rows per vertex (K)
 
 // Deterministic tangent basis of a contact normal, so a persisting contact's
 // friction multipliers stay expressed in the same directions.
@@ -53,15 +54,39 @@ float massOf(const SimModel& model, const State& state, uint32_t i) {
 // iterations already remove a fixed fraction of a violation whatever the units.
 float rowStart(const AvbdParams& p, float mass, float h) { return std::max(p.kStart, p.kStartInertia * mass / (h * h)); }
 
+// Dual update of one contact's rows (normal, t, b) from row `base` on, dx = x - x^t
+// (Eq. 11, 12, 16; the friction bound follows the normal force just updated, Sec. 3.3).
+void updateContactDuals(const AvbdParams& p, const AvbdContact& c, uint32_t base, glm::vec3 dx, State& state) {
+  if (c.collider < 0) return;
+  const float cap = p.hardContacts ? p.kMax : softCap(p, p.primal.contactStiffness);
+  const float Cn = glm::dot(c.n, dx) + c.phi0 - (p.hardContacts ? p.alpha * std::min(c.phi0, 0.0f) : 0.0f);
+  Row normal = rowOf(state, base);
+  clm::avbd_update_row(Cn, p.hardContacts ? 1 : 0, p.beta, cap, -kUnbounded, 0.0f, &normal.lambda, &normal.k);
+  if (!(p.friction && c.mu > 0.0f)) return;
+  const float Ct = glm::dot(c.t, dx), Cb = glm::dot(c.b, dx);
+  Row rt = rowOf(state, base + 1), rb = rowOf(state, base + 2);
+  if (p.hardContacts) {
+    int clamped = 0;
+    const glm::vec3 l = clm::avbd_clamp_length(glm::vec3(rt.k * Ct + rt.lambda, rb.k * Cb + rb.lambda, 0.0f),
+                                               c.mu * std::fabs(normal.lambda), &clamped);
+    rt.lambda = l.x;
+    rb.lambda = l.y;
+    if (clamped) return;
+  }
+  rt.k = std::min(rt.k + p.beta * std::fabs(Ct), cap);
+  rb.k = std::min(rb.k + p.beta * std::fabs(Cb), cap);
+}
+
 }  // namespace
 
 AvbdLayout AvbdLayout::make(const SimModel& model) {
   AvbdLayout l;
+  l.contactsPerVertex = kContactRows;
   l.edges = 0;
   l.mouse = model.edgeCount();
   l.pins = l.mouse + 3;
   l.contacts = l.pins + 3 * model.vertexCount();
-  l.bodyContacts = l.contacts + 3 * model.vertexCount();
+  l.bodyContacts = l.contacts + 3 * kContactRows * model.vertexCount();
   l.size = l.bodyContacts + uint32_t(model.surfaceVertices.size());
   return l;
 }
@@ -83,7 +108,7 @@ void AvbdConstraints::reset(const SimModel& model, State& state, const AvbdParam
       pinTarget_[i] = glm::vec3(state.x[i]);
       pinKnown_[i] = 1;
     }
-  contacts_.assign(n, AvbdContact{});
+  contacts_.assign(size_t(kContactRows) * n, AvbdContact{});
   mouseVertices_.clear();
   mouseActive_ = false;
 }
@@ -143,42 +168,7 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
     pinC0_[i] = glm::vec3(state.xPrev[i]) - pinTarget_[i];
   }
 
-  // Contacts: nearest collider at x^t within the distance the vertex can cover
-  // this substep (twice |v| h + |g| h^2, for margin); a contact with the same
-  // collider as last substep keeps its warm-started multipliers.
-  const bool collide = settings.step.constraints.collisions;
-  const float gStep = glm::length(settings.step.gravity) * h * h;
-  const float thickness = p.primal.contactThickness;
-  const float contactCap = p.hardContacts ? p.kMax : softCap(p, p.primal.contactStiffness);
-  for (uint32_t i = 0; i < n; ++i) {
-    AvbdContact& c = contacts_[i];
-    const int32_t previous = c.collider;
-    c.collider = -1;
-    const bool movable = state.x[i].w > 0.0f || hardPinned(p, state, i);
-    if (collide && movable) {
-      const glm::vec3 xt(state.xPrev[i]);
-      const float margin = 2.0f * (glm::length(glm::vec3(state.v[i])) * h + gStep);
-      float best = margin;
-      forEachCollider(settings.colliders, xt, [&](const ColliderSample& s) {
-        const float phi = s.phi - thickness;
-        if (phi < best) {
-          best = phi;
-          c.collider = s.id;
-          c.n = s.normal;
-          c.phi0 = phi;
-          c.mu = s.friction;
-        }
-      });
-    }
-    const uint32_t row = layout_.contacts + 3 * i;
-    const float start = std::min(rowStart(p, massOf(model, state, i), h), contactCap);
-    if (c.collider < 0 || c.collider != previous) {
-      for (uint32_t r = 0; r < 3; ++r) freshRow(state, row + r, start);
-    } else {
-      for (uint32_t r = 0; r < 3; ++r) warmRow(state, row + r, p, p.hardContacts, start, contactCap);
-    }
-    if (c.collider >= 0) tangentBasis(c.n, c.t, c.b);
-  }
+  for (uint32_t i = 0; i < n; ++i) beginContacts(model, settings, h, state, i);
 
   // Body contacts: stabilisation offset at x^t (Eq. 18) and the multiplier's warm
   // start (Eq. 19) while the slot keeps the same vertex and triangle.
@@ -200,6 +190,58 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
                                                 bc.normal[slot].w, p.alpha);
     }
     bodyIds_[slot] = id;
+  }
+}
+
+// Contacts of vertex i: every collider within the distance the vertex can cover
+// this substep at x^t (twice |v| h + |g| h^2, for margin), the K deepest, each
+// its own row (Eq. 15). A row keeps the warm-started multipliers (Eq. 19) of the
+// row its collider had last substep; a collider new to the vertex starts cold.
+void AvbdConstraints::beginContacts(const SimModel& model, const SolverSettings& settings, float h, State& state,
+                                    uint32_t i) {
+  const AvbdParams& p = settings.avbd;
+  AvbdContact* rows = &contacts_[size_t(kContactRows) * i];
+  const uint32_t base = layout_.contacts + 3 * kContactRows * i;
+  int previousIds[kContactRows];
+  float previousLambda[3 * kContactRows], previousPenalty[3 * kContactRows];
+  for (uint32_t k = 0; k < kContactRows; ++k) previousIds[k] = rows[k].collider;
+  for (uint32_t r = 0; r < 3 * kContactRows; ++r) {
+    previousLambda[r] = state.lambda[base + r];
+    previousPenalty[r] = state.penalty[base + r];
+  }
+
+  clm::AvbdContactPick picks[kContactRows];
+  int count = 0;
+  if (settings.step.constraints.collisions && (state.x[i].w > 0.0f || hardPinned(p, state, i))) {
+    const float margin =
+        2.0f * (glm::length(glm::vec3(state.v[i])) * h + glm::length(settings.step.gravity) * h * h);
+    forEachCollider(settings.colliders, glm::vec3(state.xPrev[i]), [&](const ColliderSample& s) {
+      const float phi = s.phi - p.primal.contactThickness;
+      if (phi < margin) count = clm::avbd_contact_keep({s.id, phi, s.normal, s.friction}, picks, count);
+    });
+  }
+
+  const float cap = p.hardContacts ? p.kMax : softCap(p, p.primal.contactStiffness);
+  const float start = std::min(rowStart(p, massOf(model, state, i), h), cap);
+  for (uint32_t k = 0; k < kContactRows; ++k) {
+    AvbdContact& c = rows[k];
+    const uint32_t row = base + 3 * k;
+    c.collider = int(k) < count ? picks[k].id : -1;
+    const int from = clm::avbd_contact_previous_row(c.collider, previousIds);
+    for (uint32_t r = 0; r < 3; ++r) {
+      if (from < 0) {
+        freshRow(state, row + r, start);
+      } else {
+        state.lambda[row + r] = previousLambda[3 * uint32_t(from) + r];
+        state.penalty[row + r] = previousPenalty[3 * uint32_t(from) + r];
+        warmRow(state, row + r, p, p.hardContacts, start, cap);
+      }
+    }
+    if (c.collider < 0) continue;
+    c.n = picks[k].n;
+    c.phi0 = picks[k].phi0;
+    c.mu = picks[k].mu;
+    tangentBasis(c.n, c.t, c.b);
   }
 }
 
@@ -276,9 +318,10 @@ uint32_t AvbdConstraints::addVertexTerms(const SimModel& model, const SolverSett
     sys.H = clm::sym3_add(sys.H, clm::sym3_diagonal(k));
   }
 
-  const AvbdContact& c = contacts_[i];
-  if (on.collisions && c.collider >= 0) {
-    const uint32_t row = layout_.contacts + 3 * i;
+  for (uint32_t k = 0; on.collisions && k < kContactRows; ++k) {
+    const AvbdContact& c = contacts_[size_t(kContactRows) * i + k];
+    if (c.collider < 0) continue;
+    const uint32_t row = layout_.contacts + 3 * (kContactRows * i + k);
     const glm::vec3 dx = xi - xt;
     // Normal row (Eq. 15 linearised about x^t, Eq. 18 on pre-existing penetration only).
     const float Cn = glm::dot(c.n, dx) + c.phi0 - (p.hardContacts ? p.alpha * std::min(c.phi0, 0.0f) : 0.0f);
@@ -287,7 +330,7 @@ uint32_t AvbdConstraints::addVertexTerms(const SimModel& model, const SolverSett
     const float lambdaN = clm::avbd_force(kN, Cn, lN, -kUnbounded, 0.0f);
     sys.f -= c.n * lambdaN;
     sys.H = clm::sym3_add(sys.H, clm::sym3_outer(c.n, clm::avbd_hessian_stiffness(kN, Cn, lN, -kUnbounded, 0.0f)));
-    outInContact = lambdaN < 0.0f;
+    outInContact = outInContact || lambdaN < 0.0f;
     // Friction rows, bounded by the Coulomb disk |lambda_tb| <= mu |lambda_n| (Sec. 3.3).
     if (p.friction && c.mu > 0.0f) {
       const float kT = state.penalty[row + 1], kB = state.penalty[row + 2];
@@ -360,32 +403,9 @@ void AvbdConstraints::updateDuals(const SimModel& model, const SolverSettings& s
         clm::avbd_update_row(C[r], 1, p.beta, p.kMax, -kUnbounded, kUnbounded, &row.lambda, &row.k);
       }
     }
-    const AvbdContact& c = contacts_[i];
-    if (!on.collisions || c.collider < 0) continue;
-    const uint32_t base = layout_.contacts + 3 * i;
-    const glm::vec3 dx = glm::vec3(state.x[i]) - glm::vec3(state.xPrev[i]);
-    const float cap = p.hardContacts ? p.kMax : softCap(p, p.primal.contactStiffness);
-    const float Cn = glm::dot(c.n, dx) + c.phi0 - (p.hardContacts ? p.alpha * std::min(c.phi0, 0.0f) : 0.0f);
-    Row normal = rowOf(state, base);
-    clm::avbd_update_row(Cn, p.hardContacts ? 1 : 0, p.beta, cap, -kUnbounded, 0.0f, &normal.lambda, &normal.k);
-    if (!(p.friction && c.mu > 0.0f)) continue;
-    const float Ct = glm::dot(c.t, dx), Cb = glm::dot(c.b, dx);
-    Row rt = rowOf(state, base + 1), rb = rowOf(state, base + 2);
-    if (p.hardContacts) {
-      // The friction bound follows the normal force just updated (Sec. 3.3).
-      int clamped = 0;
-      const glm::vec3 l = clm::avbd_clamp_length(glm::vec3(rt.k * Ct + rt.lambda, rb.k * Cb + rb.lambda, 0.0f),
-                                                 c.mu * std::fabs(normal.lambda), &clamped);
-      rt.lambda = l.x;
-      rb.lambda = l.y;
-      if (!clamped) {
-        rt.k = std::min(rt.k + p.beta * std::fabs(Ct), cap);
-        rb.k = std::min(rb.k + p.beta * std::fabs(Cb), cap);
-      }
-    } else {
-      rt.k = std::min(rt.k + p.beta * std::fabs(Ct), cap);
-      rb.k = std::min(rb.k + p.beta * std::fabs(Cb), cap);
-    }
+    for (uint32_t k = 0; on.collisions && k < kContactRows; ++k)
+      updateContactDuals(p, contacts_[size_t(kContactRows) * i + k], layout_.contacts + 3 * (kContactRows * i + k),
+                         glm::vec3(state.x[i]) - glm::vec3(state.xPrev[i]), state);
   }
 }
 
@@ -413,7 +433,9 @@ float AvbdConstraints::maxHardViolation(const SimModel& model, const SolverSetti
 
 uint32_t AvbdConstraints::activeContacts() const {
   uint32_t count = 0;
-  for (const AvbdContact& c : contacts_) count += c.collider >= 0 ? 1u : 0u;
+  for (size_t i = 0; i + kContactRows <= contacts_.size(); i += kContactRows)
+    count += std::any_of(&contacts_[i], &contacts_[i] + kContactRows, [](const AvbdContact& c) { return c.collider >= 0; })
+                 ? 1u : 0u;
   return count;
 }
 

@@ -4,13 +4,17 @@
 // variable lambda and a penalty k, stored in State::lambda / State::penalty in
 // a fixed layout so a row keeps its warm-start values while it persists:
 //
-//   | edges: 1 row each | mouse: 3 rows | pins: 3 rows per vertex | contacts: 3 rows per vertex | body contacts |
-//   0                   E               E+3                       E+3+3N                     E+3+6N     +S
+//   | edges: 1 row each | mouse: 3 rows | pins: 3 rows per vertex | contacts: 3K rows per vertex | body contacts |
+//   0                   E               E+3                       E+3+3N                   E+3+3N+3KN    +S
+//
+// K = AVBD_CONTACT_ROWS (common/avbd_constraint.clh): vertex i's contact k
+// owns rows contacts + 3 (K i + k) + (normal, t, b).
 //
 //   edge     C = |x_a - x_b| - L                 soft (k <= k_e) or hard (AvbdParams::hardEdges)
 //   mouse    C = sum_j w_j x_j - target (x,y,z)  force magnitude <= maxForce, soft (k <= stiffness) or hard
 //   pin      C = x_i - pin target (x,y,z)        hard, only with AvbdParams::hardPins (else pins are kinematic)
-//   contact  C = [n t b]^T (x_i - x_i^t) + [phi(x^t), 0, 0]     (AVBD Eq. 15, linearised about x^t, Sec. 4)
+//   contact  C = [n t b]^T (x_i - x_i^t) + [phi(x^t), 0, 0]     (AVBD Eq. 15, linearised about x^t, Sec. 4),
+//            one per collider within the margin at x^t, the K deepest
 //            normal lambda <= 0 (push only), friction |lambda_tb| <= mu |lambda_n| (Sec. 3.3)
 //   body     one row per body-contact slot (S = SimModel::surfaceVertices), the contact
 //            C = n . (x_p - sum w_k x_k) - thickness of core/sim/body_contacts.h; lambda >= 0 is
@@ -35,11 +39,12 @@
 namespace tetlab {
 
 struct AvbdLayout {
-  uint32_t edges = 0, mouse = 0, pins = 0, contacts = 0, bodyContacts = 0, size = 0;
+  uint32_t edges = 0, mouse = 0, pins = 0, contacts = 0, bodyContacts = 0, size = 0;  // first rows; row count
+  uint32_t contactsPerVertex = 0;  // K: contact rows (each normal, t, b) per vertex
   static AvbdLayout make(const SimModel& model);
 };
 
-// One vertex's contact for the current substep (the nearest collider at x^t).
+// One of a vertex's K contact rows for the current substep (a collider within the margin at x^t).
 struct AvbdContact {
   int32_t collider = -1;  // -1: no contact this substep (vbd_colliders.h ids otherwise)
   glm::vec3 n{0.0f}, t{0.0f}, b{0.0f};  // normal and tangent basis
@@ -80,11 +85,12 @@ class AvbdConstraints {
   bool hardPinned(const AvbdParams& params, const State& state, uint32_t i) const {
     return params.hardPins && !(state.x[i].w > 0.0f) && pinKnown_[i];
   }
-  // Vertices with a contact row this substep.
+  // Vertices with at least one contact row this substep.
   uint32_t activeContacts() const;
 
  private:
   float edgeC(const SimModel& model, const State& state, uint32_t e, const AvbdParams& p) const;
+  void beginContacts(const SimModel& model, const SolverSettings& settings, float h, State& state, uint32_t i);
 
   AvbdLayout layout_;
   AttachmentLookup attachment_;
@@ -92,7 +98,7 @@ class AvbdConstraints {
   std::vector<glm::vec3> pinTarget_;   // where each pinned vertex is held [m]
   std::vector<uint8_t> pinKnown_;      // pinTarget_ valid (vertex is pinned)
   std::vector<glm::vec3> pinC0_;       // C*(x^t) of the pin rows [m]
-  std::vector<AvbdContact> contacts_;  // per vertex
+  std::vector<AvbdContact> contacts_;  // K per vertex: contacts_[K i + k]
   std::vector<glm::uvec4> bodyIds_;    // per body-contact slot: (p, a, b, c) of the last substep
   std::vector<float> bodyC0_;          // per slot: stabilisation offset c0 [m]
   bool bodyContactsActive_ = false;

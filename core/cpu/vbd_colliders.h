@@ -2,7 +2,7 @@
 // Visits every enabled analytic collider with the signed distance of a point
 // (shaders/cl/common/collisions.clh: positive outside, outward normal). VBD
 // evaluates its contact penalty at the current iterate of each vertex, and AVBD
-// picks each vertex's nearest collider at the start of the substep; both go
+// picks each vertex's deepest colliders at the start of the substep; both go
 // through this one loop so a new collider type is added in one place.
 //
 // Collider ids (stable while the collider list is unchanged, used by AVBD to

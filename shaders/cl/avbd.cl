@@ -24,7 +24,7 @@ __kernel void avbd_reset_vertices(const uint count, __global const float4* x, __
   if (i >= count) return;
   const float4 p = x[i];
   pinTarget[i] = (float4)(p.xyz, p.w > 0.0f ? 0.0f : 1.0f);
-  contactCollider[i] = -1;
+  for (uint k = 0; k < AVBD_CONTACT_ROWS; ++k) contactCollider[AVBD_CONTACT_ROWS * i + k] = -1;
 }
 
 // Edge rows: C*(x^t) and the warm start (beginSubstep, edges part).
@@ -94,44 +94,11 @@ __kernel void avbd_begin_vertices(
   pinTarget[i] = target;
   pinC0[i] = (float4)(xt - target.xyz, 0.0f);
 
-  // Nearest collider at x^t within twice the distance the vertex can cover this substep.
-  const int previous = contactCollider[i];
-  int collider = -1;
-  float4 nPhi = contactNormal[i];
-  float mu = contactTangent[i].w;
   const bool movable = p.w > 0.0f || (hard.y && target.w != 0.0f);
-  if (layout.w && movable) {
-    float best = 2.0f * (length(v[i].xyz) * al.s6 + contact.z);
-    const uint total = vbd_collider_count(ground, colliderCounts);
-    for (uint k = 0; k < total; ++k) {
-      float3 n;
-      float m;
-      int id;
-      const float phi = vbd_collider_sample(k, xt, ground, colliders, colliderCounts, &n, &m, &id) - contact.y;
-      if (phi < best) {
-        best = phi;
-        collider = id;
-        nPhi = (float4)(n, phi);
-        mu = m;
-      }
-    }
-  }
-  const uint row = layout.z + 3 * i;
   const float start = fmin(avbd_row_start(al, avbd_mass_of(p, mass[i])), contact.x);
-  for (uint r = 0; r < 3u; ++r) {
-    if (collider < 0 || collider != previous)
-      avbd_fresh_row(lambda, penalty, row + r, start);
-    else
-      avbd_warm_row(lambda, penalty, row + r, al, hard.x, start, contact.x);
-  }
-  contactCollider[i] = collider;
-  if (collider >= 0) {
-    float3 t, b;
-    avbd_tangent_basis(nPhi.xyz, &t, &b);
-    contactNormal[i] = nPhi;
-    contactTangent[i] = (float4)(t, mu);
-    contactBitangent[i] = (float4)(b, 0.0f);
-  }
+  avbd_begin_contacts(i, layout.w && movable, xt, v[i].xyz, start, contact, layout.z + 3 * AVBD_CONTACT_ROWS * i, al,
+                      hard.x, ground, colliders, colliderCounts, contactNormal, contactTangent, contactBitangent,
+                      contactCollider, lambda, penalty);
 }
 
 // Body-contact rows at the start of a substep (beginSubstep, body part): the
@@ -253,9 +220,12 @@ __kernel void avbd_solve_vertices_color(
     }
   }
   if (pinnedHard) avbd_add_pin_rows(xi, pin.xyz, pinC0[i].xyz, al.s0, layout.y + 3 * i, lambda, penalty, &s);
-  if ((terms & VBD_TERM_COLLISIONS) && contactCollider[i] >= 0)
-    avbd_add_contact_rows(xi - xt, contactNormal[i], contactTangent[i], contactBitangent[i],
-                          terms & VBD_TERM_FRICTION, al.s0, hard.x, layout.z + 3 * i, lambda, penalty, &s);
+  for (uint k = 0; (terms & VBD_TERM_COLLISIONS) && k < AVBD_CONTACT_ROWS; ++k) {
+    const uint c = AVBD_CONTACT_ROWS * i + k;
+    if (contactCollider[c] >= 0)
+      avbd_add_contact_rows(xi - xt, contactNormal[c], contactTangent[c], contactBitangent[c],
+                            terms & VBD_TERM_FRICTION, al.s0, hard.x, layout.z + 3 * c, lambda, penalty, &s);
+  }
   // A hard-pinned vertex (w = 0) is held by its pin rows; body contacts see it as immovable.
   if (bodyContact.z != 0.0f && w > 0.0f)
     vbd_add_body_contacts(i, color, bodyContact, x, xPrev, snapshot, colorOf, bcIds, bcNormal, bcWeights,
@@ -331,28 +301,10 @@ __kernel void avbd_dual_vertices(const uint count, __global const float4* x, __g
       penalty[row] = k;
     }
   }
-  if (!layout.w || contactCollider[i] < 0) return;
-  const uint base = layout.z + 3 * i;
-  const float3 dx = p.xyz - xPrev[i].xyz;
-  const float cap = contact.x;
-  const float4 nPhi = contactNormal[i], tMu = contactTangent[i];
-  const float Cn = avbd_contact_Cn(nPhi.xyz, dx, nPhi.w, al.s0, hard.x);
-  float lN = lambda[base], kN = penalty[base];
-  avbd_update_row(Cn, hard.x ? 1 : 0, al.s2, cap, -AVBD_UNBOUNDED, 0.0f, &lN, &kN);
-  lambda[base] = lN;
-  penalty[base] = kN;
-  if (!(friction && tMu.w > 0.0f)) return;
-  const float Ct = dot(tMu.xyz, dx), Cb = dot(contactBitangent[i].xyz, dx);
-  float kT = penalty[base + 1], kB = penalty[base + 2];
-  if (hard.x) {
-    // The friction bound follows the normal force just updated (Sec. 3.3).
-    int clamped = 0;
-    const float3 raw = (float3)(kT * Ct + lambda[base + 1], kB * Cb + lambda[base + 2], 0.0f);
-    const float3 l = avbd_clamp_length(raw, tMu.w * fabs(lN), &clamped);
-    lambda[base + 1] = l.x;
-    lambda[base + 2] = l.y;
-    if (clamped) return;
+  for (uint k = 0; layout.w && k < AVBD_CONTACT_ROWS; ++k) {
+    const uint c = AVBD_CONTACT_ROWS * i + k;
+    if (contactCollider[c] >= 0)
+      avbd_dual_contact_rows(p.xyz - xPrev[i].xyz, contactNormal[c], contactTangent[c], contactBitangent[c].xyz,
+                             friction, contact.x, al, hard.x, layout.z + 3 * c, lambda, penalty);
   }
-  penalty[base + 1] = fmin(kT + al.s2 * fabs(Ct), cap);
-  penalty[base + 2] = fmin(kB + al.s2 * fabs(Cb), cap);
 }

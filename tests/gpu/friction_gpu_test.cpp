@@ -93,10 +93,7 @@ TEST_P(CornerContactGpu, BlockPressedIntoAGroundWallCornerStaysOutsideBoth) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, CornerContactGpu,
-                         testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd),
-                         [](const auto& info) { return std::string(nameOf(info.param)); });
-// AVBD: one collider row per vertex (see tests/cpu/friction_test.cpp); open.
-INSTANTIATE_TEST_SUITE_P(DISABLED_AvbdOneColliderRow, CornerContactGpu, testing::Values(SolverKind::Avbd),
+                         testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd),
                          [](const auto& info) { return std::string(nameOf(info.param)); });
 
 }  // namespace
