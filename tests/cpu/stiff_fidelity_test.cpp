@@ -202,5 +202,28 @@ TEST(StiffFidelity, XpbdNeoHookeanSubstepRuleMatchesTheBeam) {
   }
 }
 
+// A stiff slab at rest, translated 0.6 m from the origin, has no elastic energy;
+// float positions round each coordinate by at most eps = ulp(1 m) / 2 = 6e-8 m,
+// a strain of at most 4 eps / a_min per tet (a_min the smallest rest edge), so
+// the energy is at most V (mu + lambda) (4 eps / a_min)^2 summed over the tets.
+// The direct form of the density cancelled at F = I and read 0.012 J.
+TEST(StiffFidelity, ElasticEnergyOfAFrozenStiffSlabIsRoundingSized) {
+  const Scene scene = presetScene("hang", 1e8f);
+  SolverSettings settings = scene.settings;
+  State state = makeSceneState(scene);
+  for (glm::vec4& x : state.x) x += glm::vec4(0.3f, 0.6f, 0.2f, 0.0f);
+  float aMin = INFINITY;
+  for (float l : scene.model.restLength) aMin = std::min(aMin, l);
+  const NeoHookeanParameters nh = neoHookeanFromMaterial(scene.model.materials[0]);
+  double volume = 0.0;
+  for (float v : scene.model.restVolume) volume += v;
+  const double eps = 0.5 * 1.1920929e-7;
+  const double strain = 4.0 * eps / aMin;
+  const double bound = volume * (double(nh.mu) + double(nh.lambda)) * strain * strain;
+  const double elastic = computeElasticEnergy(scene.model, settings, state);
+  std::printf("[ measured ] frozen slab E=1e8: elastic %.3g J (bound %.3g J)\n", elastic, bound);
+  EXPECT_LT(std::fabs(elastic), bound);
+}
+
 }  // namespace
 }  // namespace tetlab
