@@ -13,6 +13,7 @@ namespace tetlab {
 namespace {
 
 const ImVec4 kDimColor(0.65f, 0.67f, 0.72f, 1.0f);
+const ImVec4 kWarnColor(1.0f, 0.8f, 0.35f, 1.0f);
 
 // "name  ms  bar" rows, the bar proportional to the stage's share of the total.
 void stageRow(const char* name, double ms, double totalMs) {
@@ -64,6 +65,32 @@ void drawStages(const SimSession& session) {
   }
 }
 
+// Says when the numbers on screen are not the material's answer
+// (core/sim/convergence.h): an under-converged VBD/AVBD step, an unforced
+// undamped run that gains energy.
+void drawFidelity(const SimSession& session) {
+  const ConvergenceCheck& c = session.convergence();
+  if (c.applies) {
+    if (c.underConverged) {
+      ImGui::TextColored(kWarnColor, "under-converged: residual %.2g m = %.1fx tolerance (%llu frames)", c.residual,
+                         c.ratio(), static_cast<unsigned long long>(session.underConvergedFrames()));
+    } else {
+      ImGui::TextColored(kDimColor, "converged: residual %.2g m = %.2fx tolerance", c.residual, c.ratio());
+    }
+    itemTooltip("The last iteration's residual (RMS |f| h^2 / m) against a tenth of the substep's gravity step "
+                "h^2 |g|. Above it the step is far from the implicit-Euler answer: a stiff body acts softer than "
+                "its material and may gain energy. Raise the iterations, turn on Chebyshev acceleration, or use "
+                "more substeps (docs/solvers_vbd_avbd.md, 'iteration rule').");
+  }
+  const EnergyRiseCheck& e = session.energyRise();
+  if (e.applies && e.rising) {
+    ImGui::TextColored(kWarnColor, "energy rising: +%.3g J above the start (tolerance %.3g J)", e.rise, e.tolerance);
+    itemTooltip("Nothing forces or damps this run, so its total energy may not grow: the solver is adding energy "
+                "(under-converged implicit steps, or a position-based step beyond its limits). A live material "
+                "edit also changes the elastic energy.");
+  }
+}
+
 }  // namespace
 
 void drawNumbersPanel(const SimSession& session, const FrameTimer& timer) {
@@ -76,6 +103,7 @@ void drawNumbersPanel(const SimSession& session, const FrameTimer& timer) {
   ImGui::Text("colours: %u tet, %u edge, %u vertex", m.tetColors.count(), m.edgeColors.count(), m.vertexColors.count());
   itemTooltip("Graph colours: each colour is one parallel sweep (one kernel launch on OpenCL).");
   drawStages(session);
+  drawFidelity(session);
 
   const SessionSeries& s = session.series();
   PlotStyle energy;

@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include "core/cpu/xpbd_solver.h"
+#include "core/sim/convergence.h"
 #include "core/scene/enum_names.h"
 #include "core/sim/energy.h"
 #include "core/sim/mesh_scene.h"
@@ -147,6 +148,13 @@ int runRunCommand(const RunArgs& args) {
   StepDiagnostics diag;
   double mass = 0.0;
   for (float m : model.mass) mass += m;
+  // Fidelity flags (core/sim/convergence.h): under-converged VBD/AVBD steps,
+  // and the energy of an unforced, undamped run rising above its start.
+  const EnergyReport e0 = computeEnergy(model, settings, state);
+  const double energyScale = sceneEnergyScale(model, settings.step, e0);
+  const bool undamped = undampedScene(model, settings.step);
+  int underConverged = 0, convergenceFrames = 0;
+  double worstRise = -INFINITY;
   for (int frame = 1; frame <= args.frames; ++frame) {
     if (device) {
       Status st = stepOnDevice(*device, model, settings, csv.is_open(), state, diag);
@@ -163,6 +171,14 @@ int runRunCommand(const RunArgs& args) {
       lastWarning = diag.warning;
     }
     totalMs += diag.stepMs;
+    const ConvergenceCheck conv =
+        checkConvergence(settings.solver, settings.step, settings.step.substeps, diag.residual);
+    convergenceFrames += conv.applies;
+    underConverged += conv.underConverged;
+    // The device energy is read only with --stats (else it is computed once at the end).
+    const bool energyKnown = !device || csv.is_open();
+    const EnergyRiseCheck rise = checkEnergyRise(undamped && energyKnown, diag.energy.total(), e0.total(), energyScale);
+    if (rise.applies) worstRise = std::max(worstRise, rise.rise);
     if (csv.is_open()) {
       glm::dvec3 com(0.0);
       float minY = INFINITY;
@@ -173,7 +189,8 @@ int runRunCommand(const RunArgs& args) {
       com /= mass;
       csv << frame << ',' << state.time << ',' << diag.energy.kinetic << ',' << diag.energy.potential << ','
           << diag.energy.elastic << ',' << diag.energy.total() << ',' << diag.residual << ',' << diag.maxViolation
-          << ',' << minY << ',' << com.x << ',' << com.y << ',' << com.z << ',' << diag.stepMs << '\n';
+          << ',' << minY << ',' << com.x << ',' << com.y << ',' << com.z << ',' << diag.stepMs << ','
+          << (conv.underConverged ? 1 : 0) << ',' << conv.tolerance << ',' << (rise.applies ? rise.rise : 0.0) << '\n';
     }
   }
   if (device && !csv.is_open()) {  // the summary line's energy: one read-back at the end
@@ -187,6 +204,15 @@ int runRunCommand(const RunArgs& args) {
   std::printf("tetlab run: done, t = %.4f s, total energy %.6g J, residual %.3g, max violation %.3g m, %.3f ms/step\n",
               state.time, diag.energy.total(), double(diag.residual), double(diag.maxViolation),
               totalMs / args.frames);
+  if (convergenceFrames > 0)
+    std::printf("tetlab run: %d of %d frames under-converged (last-iteration residual above %.2g x h^2 g)%s\n",
+                underConverged, convergenceFrames, double(kVbdResidualTolerance),
+                underConverged > 0 ? ": raise --iterations or --substeps (docs/solvers_vbd_avbd.md, iteration rule)" : "");
+  if (undamped && !device) worstRise = std::max(worstRise, diag.energy.total() - e0.total());
+  if (undamped && worstRise > kEnergyRiseTolerance * energyScale)
+    std::printf("tetlab run: energy rose %.4g J above the start (tolerance %.3g J) in an unforced, undamped run: the "
+                "solver added energy\n",
+                worstRise, kEnergyRiseTolerance * energyScale);
   return 0;
 }
 

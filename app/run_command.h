@@ -29,7 +29,8 @@ struct RunArgs {
 
 // Columns of the --stats CSV, in order.
 inline constexpr const char* kRunStatsHeader =
-    "frame,time,kinetic,potential,elastic,total,residual,max_violation,min_y,com_x,com_y,com_z,step_ms";
+    "frame,time,kinetic,potential,elastic,total,residual,max_violation,min_y,com_x,com_y,com_z,step_ms,"
+    "under_converged,residual_tolerance,energy_rise";
 
 // Returns the exit code: 0 ok; 1 bad arguments or setup failure; 2 the
 // simulation produced NaN/inf (message names the frame and vertex).

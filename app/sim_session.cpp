@@ -43,21 +43,13 @@ Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScen
   s->cpuSolver_->reset(s->model(), s->state_);
   s->noticeXpbdSubsteps();
 
-  // Energy scale of the scene: its weight times its size plus 1 m^2/s^2 per kg
-  // (so a weightless scene still has a scale), plus the start energy itself.
   const SimModel& m = s->model();
   double mass = 0.0;
-  glm::vec3 lo(INFINITY), hi(-INFINITY);
-  for (uint32_t i = 0; i < m.vertexCount(); ++i) {
-    mass += m.mass[i];
-    lo = glm::min(lo, m.restPositions[i]);
-    hi = glm::max(hi, m.restPositions[i]);
-  }
-  const double size = glm::length(hi - lo);
+  for (uint32_t i = 0; i < m.vertexCount(); ++i) mass += m.mass[i];
   const double g = glm::length(s->settings_.step.gravity);
   const EnergyReport e0 = computeEnergy(m, s->settings_, s->state_);
   s->energy0_ = e0.total();
-  s->energyScale_ = mass * (g * size + 1.0) + std::fabs(e0.total()) + e0.kinetic;
+  s->energyScale_ = sceneEnergyScale(m, s->settings_.step, e0);
   s->autoMaxForce_ = float(kAutoMouseWeightMultiple * mass * (g > 0.0 ? g : 9.81));
   s->autoStiffness_ = s->autoMaxForce_ / kAutoMouseCapStretch;
   s->applyMouseSettings();
@@ -215,6 +207,10 @@ void SimSession::afterStep() {
   if (violationFresh_) series_.maxViolation.push(diag_.maxViolation);
   if (!diag_.residualHistory.empty()) series_.residual.push(diag_.residual);
   if (!diag_.warning.empty() && diag_.warning != lastWarning_) notice("warning: " + diag_.warning);
+  if (state_.mouse.active) forced_ = true;
+  convergence_ = checkConvergence(settings_.solver, settings_.step, substepsUsed(), diag_.residual);
+  if (convergence_.underConverged) ++underConvergedFrames_;
+  energyRise_ = checkEnergyRise(undampedScene(model(), settings_.step) && !forced_, total, energy0_, energyScale_);
   lastWarning_ = diag_.warning;
   if (!std::isfinite(total) || std::fabs(total - energy0_) > kExplosionFactor * energyScale_) {
     char message[256];
@@ -271,6 +267,10 @@ void SimSession::reset() {
   blowUp_.clear();
   diag_ = {};
   frame_ = 0;
+  underConvergedFrames_ = 0;
+  convergence_ = {};
+  energyRise_ = {};
+  forced_ = false;
   totalStepMs_ = 0.0;
   for (Series* s : {&series_.totalEnergy, &series_.kinetic, &series_.elastic, &series_.maxViolation,
                     &series_.residual, &series_.stepMs})

@@ -28,6 +28,7 @@
 #include "app/plots.h"
 #include "core/cpu/vbd_solver.h"
 #include "core/cpu/xpbd_solver.h"
+#include "core/sim/convergence.h"
 #include "core/result.h"
 #include "core/scene/scene_build.h"
 #include "core/scene/scene_desc.h"
@@ -159,6 +160,11 @@ class SimSession {
   // Mean wall time of a frame's step since the scene was loaded or reset [ms].
   double meanStepWallMs() const { return frame_ > 0 ? totalStepMs_ / double(frame_) : 0.0; }
   double energyScale() const { return energyScale_; }
+  // Did the last step converge (VBD/AVBD residual against h^2 g), and does an
+  // unforced, undamped run gain energy (core/sim/convergence.h)?
+  const ConvergenceCheck& convergence() const { return convergence_; }
+  uint64_t underConvergedFrames() const { return underConvergedFrames_; }
+  const EnergyRiseCheck& energyRise() const { return energyRise_; }
   // The scene as it is now (settings, materials, pins) for saving; camera left as in the desc.
   SceneDesc describe() const;
   const SceneDesc& desc() const { return desc_; }
@@ -209,6 +215,10 @@ class SimSession {
   bool paused_ = false, singleStep_ = false;
 
   double energy0_ = 0.0, energyScale_ = 1.0;
+  ConvergenceCheck convergence_;
+  uint64_t underConvergedFrames_ = 0;
+  EnergyRiseCheck energyRise_;
+  bool forced_ = false;  // the mouse pulled since the last reset: energy may rise
   std::string blowUp_;
   std::optional<State> snapshot_;
   uint64_t snapshotFrame_ = 0;
