@@ -71,23 +71,26 @@ void drawStages(const SimSession& session) {
 void drawFidelity(const SimSession& session) {
   const ConvergenceCheck& c = session.convergence();
   if (c.applies) {
-    if (c.underConverged) {
-      ImGui::TextColored(kWarnColor, "under-converged: residual %.2g m = %.1fx tolerance (%llu frames)", c.residual,
-                         c.ratio(), static_cast<unsigned long long>(session.underConvergedFrames()));
-    } else {
-      ImGui::TextColored(kDimColor, "converged: residual %.2g m = %.2fx tolerance", c.residual, c.ratio());
-    }
+    ImGui::PushStyleColor(ImGuiCol_Text, c.underConverged ? kWarnColor : kDimColor);
+    if (c.underConverged)
+      ImGui::TextWrapped("under-converged (%llu frames): residual %.2g m = %.1fx tolerance",
+                         static_cast<unsigned long long>(session.underConvergedFrames()), c.residual, c.ratio());
+    else
+      ImGui::TextWrapped("converged: residual %.2g m = %.2fx tolerance", c.residual, c.ratio());
+    ImGui::PopStyleColor();
     itemTooltip("The last iteration's residual (RMS |f| h^2 / m) against a tenth of the substep's gravity step "
                 "h^2 |g|. Above it the step is far from the implicit-Euler answer: a stiff body acts softer than "
-                "its material and may gain energy. Raise the iterations, turn on Chebyshev acceleration, or use "
-                "more substeps (docs/solvers_vbd_avbd.md, 'iteration rule').");
+                "its material and may gain energy. Raise the substeps first, then the iterations, or turn on "
+                "Chebyshev acceleration (docs/solvers_vbd_avbd.md, 'Convergence').");
   }
   const EnergyRiseCheck& e = session.energyRise();
   if (e.applies && e.rising) {
-    ImGui::TextColored(kWarnColor, "energy rising: +%.3g J above the start (tolerance %.3g J)", e.rise, e.tolerance);
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
+    ImGui::TextWrapped("energy rose up to +%.3g J above the start (tolerance %.3g J)", e.rise, e.tolerance);
+    ImGui::PopStyleColor();
     itemTooltip("Nothing forces or damps this run, so its total energy may not grow: the solver is adding energy "
-                "(under-converged implicit steps, or a position-based step beyond its limits). A live material "
-                "edit also changes the elastic energy.");
+                "(under-converged implicit steps, or a position-based step beyond its limits). The largest rise "
+                "since the last reset. A live material edit also changes the elastic energy.");
   }
 }
 

@@ -210,7 +210,10 @@ void SimSession::afterStep() {
   if (state_.mouse.active) forced_ = true;
   convergence_ = checkConvergence(settings_.solver, settings_.step, substepsUsed(), diag_.residual);
   if (convergence_.underConverged) ++underConvergedFrames_;
-  energyRise_ = checkEnergyRise(undampedScene(model(), settings_.step) && !forced_, total, energy0_, energyScale_);
+  // Keep the largest rise since the reset: a swing that gained energy shows after it passes.
+  const EnergyRiseCheck rise =
+      checkEnergyRise(undampedScene(model(), settings_.step) && !forced_, total, energy0_, energyScale_);
+  if (!rise.applies || !energyRise_.applies || rise.rise > energyRise_.rise) energyRise_ = rise;
   lastWarning_ = diag_.warning;
   if (!std::isfinite(total) || std::fabs(total - energy0_) > kExplosionFactor * energyScale_) {
     char message[256];
