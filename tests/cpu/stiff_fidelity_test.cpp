@@ -41,27 +41,35 @@ Scene presetScene(const char* name, float youngs, uint32_t cellsThick = 2) {
   return std::move(scene).value();
 }
 
+// The scene's start state with `kind` reset on it.
+std::unique_ptr<Solver> startRun(const Scene& scene, SolverKind kind, State& outState) {
+  outState = makeSceneState(scene);
+  auto solver = makeCpuSolver(kind);
+  solver->reset(scene.model, outState);
+  return solver;
+}
+
 // Discrete free-fall drop after `frames` frames of `substeps` (see the header).
 double discreteDrop(const StepSettings& step, int frames, int substeps) {
   const double h = double(step.dt) / substeps, t = double(step.dt) * frames, g = 9.81;
   return 0.5 * g * t * t + 0.5 * g * h * t;
 }
 
-// The drop preset at E = 1e8 (ball 0.5 m above the ground, so it is in free
-// fall for 0.32 s) on XPBD with the substeps the app picks: it must fall the
+// The drop preset at E = 1e8 and 1e9 (ball 0.5 m above the ground, so it is in
+// free fall for 0.32 s) on XPBD with the substeps the app picks: it must fall the
 // closed form's 49.1 mm in 0.1 s within 1 %, and keep doing so after 0.25 s.
 // Before the velocity split (common/step_integrate.clh) h^2 g rounded away and
 // the ball hovered at com_y = 0.600000021.
-TEST(StiffFidelity, XpbdDropAtE1e8FallsAtGWithTheAutomaticSubsteps) {
-  const Scene scene = presetScene("drop", 1e8f);
+TEST(StiffFidelity, XpbdStiffDropFallsAtGWithTheAutomaticSubsteps) {
+  for (float youngs : {1e8f, 1e9f}) {
+  const Scene scene = presetScene("drop", youngs);
   SolverSettings settings = scene.settings;
   settings.solver = SolverKind::Xpbd;
   const XpbdSubstepPlan plan = planXpbdSubsteps(scene.model, settings);
   ASSERT_TRUE(plan.raised()) << "a 1e8 Pa ball needs more than the preset's substeps on XPBD";
   settings.step.substeps = plan.used;
-  State state = makeSceneState(scene);
-  auto solver = makeCpuSolver(SolverKind::Xpbd);
-  solver->reset(scene.model, state);
+  State state;
+  auto solver = startRun(scene, SolverKind::Xpbd, state);
   const double y0 = comY(scene.model, state);
   StepDiagnostics diag;
   for (int f = 1; f <= 15; ++f) {
@@ -70,10 +78,11 @@ TEST(StiffFidelity, XpbdDropAtE1e8FallsAtGWithTheAutomaticSubsteps) {
     if (f == 6 || f == 15) {
       const double expected = discreteDrop(settings.step, f, plan.used);
       const double drop = y0 - comY(scene.model, state);
-      std::printf("[ measured ] XPBD drop E=1e8, %d substeps, %d frames: %.5f m (closed form %.5f)\n", plan.used,
-                  f, drop, expected);
-      EXPECT_NEAR(drop / expected, 1.0, 0.01) << f << " frames";
+      std::printf("[ measured ] XPBD drop E=%.0e, %d substeps, %d frames: %.5f m (closed form %.5f)\n",
+                  double(youngs), plan.used, f, drop, expected);
+      EXPECT_NEAR(drop / expected, 1.0, 0.01) << youngs << " Pa, " << f << " frames";
     }
+  }
   }
 }
 
@@ -89,9 +98,8 @@ TEST(StiffFidelity, FreeFallIsExactAtTheSubstepCap) {
     settings.solver = kind;
     settings.step.substeps = kXpbdMaxAutoSubsteps;
     settings.step.iterations = 1;
-    State state = makeSceneState(scene);
-    auto solver = makeCpuSolver(kind);
-    solver->reset(scene.model, state);
+    State state;
+    auto solver = startRun(scene, kind, state);
     const double y0 = comY(scene.model, state);
     StepDiagnostics diag;
     for (int f = 0; f < 6; ++f) stepSimulation(scene.model, settings, *solver, state, diag);
@@ -102,18 +110,19 @@ TEST(StiffFidelity, FreeFallIsExactAtTheSubstepCap) {
   }
 }
 
-// A free 0.2 m box at E = 1e8 on the default VBD/AVBD settings (10 substeps x
-// 4 iterations, adaptive initial guess): within 1 % of the discrete closed
-// form after 0.1 s and 1 s. Before: 13.9 mm instead of 49.9 mm at 0.1 s.
+// A free stiff body (the drop preset's ball, no ground) at E = 1e8 and 1e9 on
+// the default VBD/AVBD settings (10 substeps x 4 iterations, adaptive initial
+// guess): within 1 % of the discrete closed form after 0.1 s and 1 s. Before:
+// a 0.2 m box at 1e8 fell 13.9 mm instead of 49.9 mm in 0.1 s.
 TEST(StiffFidelity, StiffBoxOnDefaultVbdAndAvbdSettingsFallsAtG) {
+  for (float youngs : {1e8f, 1e9f})
   for (SolverKind kind : {SolverKind::Vbd, SolverKind::Avbd}) {
-    const Scene scene = presetScene("drop", 1e8f);
+    const Scene scene = presetScene("drop", youngs);
     SolverSettings settings;  // defaults, as a user gets them
     settings.solver = kind;
     settings.step.constraints.collisions = false;
-    State state = makeSceneState(scene);
-    auto solver = makeCpuSolver(kind);
-    solver->reset(scene.model, state);
+    State state;
+    auto solver = startRun(scene, kind, state);
     const double y0 = comY(scene.model, state);
     StepDiagnostics diag;
     for (int f = 1; f <= 60; ++f) {
@@ -122,8 +131,8 @@ TEST(StiffFidelity, StiffBoxOnDefaultVbdAndAvbdSettingsFallsAtG) {
       if (f == 6 || f == 60) {
         const double expected = discreteDrop(settings.step, f, settings.step.substeps);
         const double drop = y0 - comY(scene.model, state);
-        std::printf("[ measured ] %s stiff box, defaults, %d frames: %.5f m (closed form %.5f)\n",
-                    kind == SolverKind::Vbd ? "VBD" : "AVBD", f, drop, expected);
+        std::printf("[ measured ] %s stiff ball E=%.0e, defaults, %d frames: %.5f m (closed form %.5f)\n",
+                    kind == SolverKind::Vbd ? "VBD" : "AVBD", double(youngs), f, drop, expected);
         EXPECT_NEAR(drop / expected, 1.0, 0.01) << int(kind) << " at frame " << f;
       }
     }
@@ -146,9 +155,8 @@ EnergyRise xpbdEnergyRise(const Scene& scene, int substeps, double seconds) {
   settings.solver = SolverKind::Xpbd;
   settings.step.substeps = substeps;
   settings.step.iterations = 1;
-  State state = makeSceneState(scene);
-  auto solver = makeCpuSolver(SolverKind::Xpbd);
-  solver->reset(scene.model, state);
+  State state;
+  auto solver = startRun(scene, SolverKind::Xpbd, state);
   double mass = 0.0;
   for (float m : scene.model.mass) mass += m;
   const double scale = mass * 9.81 * 1.0;
