@@ -207,7 +207,7 @@ int runRunCommand(const RunArgs& args) {
   if (convergenceFrames > 0)
     std::printf("tetlab run: %d of %d frames under-converged (last-iteration residual above %.2g x h^2 g)%s\n",
                 underConverged, convergenceFrames, double(kVbdResidualTolerance),
-                underConverged > 0 ? ": raise --substeps first, then --iterations (docs/solvers_vbd_avbd.md, "Convergence")" : "");
+                underConverged > 0 ? ": raise --substeps first, then --iterations (docs/solvers_vbd_avbd.md, 'Convergence')" : "");
   if (undamped && !device) worstRise = std::max(worstRise, diag.energy.total() - e0.total());
   if (undamped && worstRise > kEnergyRiseTolerance * energyScale)
     std::printf("tetlab run: energy rose %.4g J above the start (tolerance %.3g J) in an unforced, undamped run: the "
