@@ -16,6 +16,7 @@
 #include "core/sim/solver_settings.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
+#include "tests/com_height.h"
 
 namespace tetlab {
 namespace {
@@ -139,14 +140,7 @@ double femComDrop(const Scene& scene, double* outLateral = nullptr) {
   return drop / M;
 }
 
-double comY(const SimModel& m, const State& s) {
-  double M = 0.0, y = 0.0;
-  for (uint32_t v = 0; v < m.vertexCount(); ++v) {
-    M += m.mass[v];
-    y += m.mass[v] * s.x[v].y;
-  }
-  return y / M;
-}
+using test::comY;
 
 // Runs the solver from rest until the beam settles; returns the COM drop.
 double simulatedComDrop(const Scene& scene, SolverKind kind, int substeps, int iterations, double seconds) {

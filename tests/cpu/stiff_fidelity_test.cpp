@@ -18,18 +18,12 @@
 #include "core/sim/solver_settings.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
+#include "tests/com_height.h"
 
 namespace tetlab {
 namespace {
 
-double comY(const SimModel& m, const State& s) {
-  double M = 0.0, y = 0.0;
-  for (uint32_t v = 0; v < m.vertexCount(); ++v) {
-    M += m.mass[v];
-    y += m.mass[v] * double(s.x[v].y);
-  }
-  return y / M;
-}
+using test::comY;
 
 Scene presetScene(const char* name, float youngs, uint32_t cellsThick = 2) {
   PresetOptions options;

@@ -11,18 +11,12 @@
 #include "core/sim/solver_settings.h"
 #include "gpu/opencl_simulator.h"
 #include "gpu_test_context.h"
+#include "tests/com_height.h"
 
 namespace tetlab {
 namespace {
 
-double comY(const SimModel& m, const State& s) {
-  double M = 0.0, y = 0.0;
-  for (uint32_t v = 0; v < m.vertexCount(); ++v) {
-    M += m.mass[v];
-    y += m.mass[v] * double(s.x[v].y);
-  }
-  return y / M;
-}
+using test::comY;
 
 // Drop of the E = 1e8 ball after 6 frames (0.1 s) on the device, against
 // x = g t^2 / 2 + g h t / 2 (implicit Euler's discrete free fall).
