@@ -143,8 +143,9 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
     if (p.accelerate && e == CL_SUCCESS) {
       omega = chebyshevOmega(it, p.chebyshevRho, omega);  // VBD Sec. 3.8
       cl::Kernel& k = program_.kernel(kChebyshev);
-      e = setKernelArgs(k, n, s.x, chebyshevPrev1_, chebyshevPrev2_, inContact_, omega, uint32_t(it >= 2 ? 1u : 0u),
-                        snapshot_, takeSnapshot);
+      const uint32_t overRelax = chebyshevOverRelaxes(it, iterations) ? 1u : 0u;
+      e = setKernelArgs(k, n, s.x, chebyshevPrev1_, chebyshevPrev2_, inContact_, omega, overRelax, snapshot_,
+                        takeSnapshot);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, local, profiler.record(stageChebyshev_));
     }
   }

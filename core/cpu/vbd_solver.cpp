@@ -152,7 +152,7 @@ class VbdSolver final : public VbdFamilySolver {
         }
       }
       stats_.activeContacts = contacts;
-      if (p.accelerate) accelerate(state, it, p.chebyshevRho, omega);
+      if (p.accelerate) accelerate(state, it, iterations, p.chebyshevRho, omega);
       out.residualHistory.push_back(freeCount ? float(std::sqrt(residual2 / double(freeCount))) : 0.0f);
     }
     out.residual = out.residualHistory.empty() ? 0.0f : out.residualHistory.back();
@@ -164,11 +164,12 @@ class VbdSolver final : public VbdFamilySolver {
  private:
   // Chebyshev semi-iterative over-relaxation (VBD Sec. 3.8):
   //   x^(n) = omega_n (x_bar^(n) - x^(n-2)) + x^(n-2), skipping vertices in contact.
-  void accelerate(State& state, int it, float rho, float& omega) {
+  void accelerate(State& state, int it, int iterations, float rho, float& omega) {
     omega = chebyshevOmega(it, rho, omega);
+    const bool overRelax = chebyshevOverRelaxes(it, iterations);
     for (size_t i = 0; i < state.x.size(); ++i) {
       glm::vec3 x(state.x[i]);
-      if (it >= 2 && state.x[i].w > 0.0f && !inContact_[i]) {
+      if (overRelax && state.x[i].w > 0.0f && !inContact_[i]) {
         x = omega * (x - chebyshevPrev2_[i]) + chebyshevPrev2_[i];
         state.x[i] = glm::vec4(x, state.x[i].w);
       }

@@ -46,6 +46,8 @@ float chebyshevOmega(int n, float rho, float previousOmega) {
   return 4.0f / (4.0f - rho * rho * previousOmega);
 }
 
+bool chebyshevOverRelaxes(int n, int iterations) { return n >= 2 && n < iterations; }
+
 void vbdAddInertia(float mass, float h, glm::vec3 x, glm::vec3 y, VbdVertexSystem& sys) {
   const float mOverH2 = mass / (h * h);
   sys.f -= (x - y) * mOverH2;

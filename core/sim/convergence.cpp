@@ -10,13 +10,13 @@ namespace tetlab {
 ConvergenceCheck checkConvergence(SolverKind solver, const StepSettings& step, int substeps, float residual) {
   ConvergenceCheck c;
   const float g = glm::length(step.gravity);
-  if ((solver != SolverKind::Vbd && solver != SolverKind::Avbd) || !(g > 0.0f) || !std::isfinite(residual))
-    return c;
+  if ((solver != SolverKind::Vbd && solver != SolverKind::Avbd) || !(g > 0.0f)) return c;
   const float h = step.dt / float(substeps > 0 ? substeps : 1);
   c.applies = true;
   c.residual = residual;
   c.tolerance = kVbdResidualTolerance * h * h * g;
-  c.underConverged = residual > c.tolerance;
+  // A non-finite residual (forces overflowed while positions stayed finite) is the worst case, not "no data".
+  c.underConverged = !(residual <= c.tolerance);
   return c;
 }
 

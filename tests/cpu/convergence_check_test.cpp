@@ -62,6 +62,11 @@ TEST(ConvergenceCheck, AppliesToTheVbdFamilyWithGravityOnly) {
   EXPECT_NEAR(c.tolerance, 0.1 * 9.81 * (1.0 / 600.0) * (1.0 / 600.0), 1e-9);
   EXPECT_FALSE(c.underConverged);
   EXPECT_TRUE(checkConvergence(SolverKind::Vbd, step, 10, 4.0e-6f).underConverged);
+  // Forces that overflowed leave a non-finite residual while x may stay finite: the worst case, flagged.
+  for (float bad : {INFINITY, NAN}) {
+    const ConvergenceCheck b = checkConvergence(SolverKind::Vbd, step, 10, bad);
+    EXPECT_TRUE(b.applies && b.underConverged) << bad;
+  }
   step.gravity = glm::vec3(0.0f);
   EXPECT_FALSE(checkConvergence(SolverKind::Vbd, step, 10, 1.0f).applies);
 }
