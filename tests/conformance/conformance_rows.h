@@ -4,10 +4,21 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "app/conformance/conformance_report.h"
+
+namespace tetlab {
+
+// Readable parameter values in test listings (found by argument-dependent lookup).
+inline void PrintTo(const BudgetRow& row, std::ostream* os) {
+  *os << row.caseId << " E=" << row.youngsModulus << " " << row.solver << " " << row.budget.substeps << "x"
+      << row.budget.iterations;
+}
+
+}  // namespace tetlab
 
 namespace tetlab::conformancetest {
 
