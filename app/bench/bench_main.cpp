@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/bench/bench_runner.h"
+#include "app/bench/conformance_mode.h"
 #include "core/scene/enum_names.h"
 #include "gpu/cl_devices.h"
 
@@ -56,6 +57,19 @@ int main(int argc, char** argv) {
   app.add_flag("--stages", stages, "print the per-stage OpenCL device times");
   app.add_option("--cl-platform", cli.platform, "OpenCL platform index (default: automatic)");
   app.add_option("--cl-device", cli.device, "OpenCL device index (default: automatic)");
+  // --conformance: the analytic conformance table instead of frame times.
+  bool conformance = false;
+  std::string conformanceBackend = "cpu", updateDocs, conformanceCases, conformanceModuli;
+  std::string budgetsCsv = std::string(TETLAB_SOURCE_DIR) + "/tests/conformance/budgets.csv";
+  double rungCap = 8.0;
+  app.add_flag("--conformance", conformance,
+               "run the conformance search (each solver x each analytic case x E) and print the markdown table");
+  app.add_option("--backend", conformanceBackend, "--conformance: cpu or opencl");
+  app.add_option("--update-docs", updateDocs, "--conformance: replace the conformance section of this markdown file");
+  app.add_option("--budgets", budgetsCsv, "--conformance: write the chosen budgets here ('' : do not write)");
+  app.add_option("--cases", conformanceCases, "--conformance: comma list of case ids (default: all)");
+  app.add_option("--moduli", conformanceModuli, "--conformance: comma list of E [Pa] (default: 1e5,1e7,1e9)");
+  app.add_option("--rung-cap", rungCap, "--conformance: skip rungs projected to take more wall seconds than this");
   app.set_version_flag("--version", std::string("tetlab-bench ") + TETLAB_VERSION);
   CLI11_PARSE(app, argc, argv);
 
@@ -68,6 +82,31 @@ int main(int argc, char** argv) {
     }
     solverKinds.push_back(*kind);
   }
+  if (conformance) {
+    ConformanceModeOptions options;
+    options.solvers = solverKinds;
+    options.cases = splitList(conformanceCases);
+    for (const std::string& e : splitList(conformanceModuli)) options.moduli.push_back(std::stof(e));
+    options.updateDocs = updateDocs;
+    options.budgetsCsv = budgetsCsv;
+    options.rungCapSeconds = rungCap;
+    std::optional<ClContext> clCtx;
+    if (conformanceBackend == "opencl") {
+      options.backend = ConformanceBackend::OpenCl;
+      auto env = readDeviceChoiceEnv();
+      auto made = env ? createClContext({mergeDeviceChoice(cli, *env), {}}) : Result<ClContext>(env.error());
+      if (!made) {
+        std::cerr << "tetlab-bench: " << made.error().message << "\n";
+        return 1;
+      }
+      clCtx = std::move(*made);
+    } else if (conformanceBackend != "cpu") {
+      std::cerr << "tetlab-bench: unknown backend '" << conformanceBackend << "'; use cpu or opencl\n";
+      return 2;
+    }
+    return runConformanceMode(options, clCtx ? &*clCtx : nullptr);
+  }
+
   std::vector<BenchBackend> backendKinds;
   for (const std::string& b : splitList(backends)) {
     if (b == "cpu") backendKinds.push_back(BenchBackend::Cpu);

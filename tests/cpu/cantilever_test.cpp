@@ -1,8 +1,8 @@
 // Static cantilever (the `beam` preset, E = 1e8 Pa, nu = 0.3, rho = 1000):
 // the centre-of-mass drop at steady state against
-//   (1) a linear-elastic static FEM solution on the SAME tet mesh, assembled
-//       here (constant-strain tets, lumped gravity loads, pinned x = 0 face)
-//       and solved by Jacobi-preconditioned conjugate gradients, and
+//   (1) a linear-elastic static FEM solution on the SAME tet mesh
+//       (core/sim/static_fem.h: constant-strain tets, lumped gravity loads,
+//       pinned x = 0 face, Jacobi-preconditioned conjugate gradients), and
 //   (2) Euler-Bernoulli beam theory: w(x) = q x^2 (6 L^2 - 4 L x + x^2) / (24 E I)
 //       averaged over [0, L] gives the COM drop q L^4 / (20 E I), q = rho g A.
 // Linear tets lock in bending, so FEM/beam-theory < 1 and rises with refinement.
@@ -14,6 +14,7 @@
 #include "core/cpu/xpbd_solver.h"
 #include "core/sim/presets.h"
 #include "core/sim/solver_settings.h"
+#include "core/sim/static_fem.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
 #include "tests/com_height.h"
@@ -39,105 +40,14 @@ double eulerBernoulliComDrop() {
   return q * L * L * L * L / (20.0 * kE * I);
 }
 
-// Block-sparse symmetric stiffness over vertices (row: the vertex and its edge neighbours).
-struct BlockMatrix {
-  std::vector<uint32_t> offsets, cols;
-  std::vector<glm::dmat3> blocks;
-  glm::dmat3& at(uint32_t r, uint32_t c) {
-    for (uint32_t k = offsets[r]; k < offsets[r + 1]; ++k)
-      if (cols[k] == c) return blocks[k];
-    std::abort();  // every tet corner pair is an edge: cannot happen
-  }
-};
-
-// Static linear FEM: K u = f with f = m g, u = 0 on pinned vertices. Returns the COM drop.
+// Static linear FEM (core/sim/static_fem.h): K u = f with f = m g, u = 0 on
+// pinned vertices. Returns the COM drop.
 double femComDrop(const Scene& scene, double* outLateral = nullptr) {
-  const SimModel& m = scene.model;
-  const uint32_t n = m.vertexCount();
-  BlockMatrix K;
-  K.offsets.assign(n + 1, 0);
-  for (uint32_t v = 0; v < n; ++v) {
-    K.cols.push_back(v);
-    for (uint32_t k = m.vertexEdges.offsets[v]; k < m.vertexEdges.offsets[v + 1]; ++k) {
-      const uint32_t ref = m.vertexEdges.items[k];
-      K.cols.push_back(m.edges[ref / 2][1 - ref % 2]);
-    }
-    K.offsets[v + 1] = uint32_t(K.cols.size());
-  }
-  K.blocks.assign(K.cols.size(), glm::dmat3(0.0));
-  const LameParameters lame = lameFromYoungPoisson(kE, kNu);
-  const double mu = lame.mu, lambda = lame.lambda;
-  for (uint32_t t = 0; t < m.tetCount(); ++t) {
-    // Shape-function gradients: grad N_k = row (k-1) of DmInv, grad N_0 = -(sum).
-    const glm::dmat3 Di(m.DmInv[t]);
-    glm::dvec3 g[4];
-    for (int k = 1; k < 4; ++k) g[k] = glm::dvec3(Di[0][k - 1], Di[1][k - 1], Di[2][k - 1]);
-    g[0] = -(g[1] + g[2] + g[3]);
-    const double V = m.restVolume[t];
-    // K_ab = V (mu (g_a . g_b) I + mu g_b g_a^T + lambda g_a g_b^T)   (psi = mu eps:eps + lambda/2 tr(eps)^2)
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b) {
-        const glm::dmat3 block = V * (mu * glm::dot(g[a], g[b]) * glm::dmat3(1.0) +
-                                      mu * glm::outerProduct(g[b], g[a]) + lambda * glm::outerProduct(g[a], g[b]));
-        K.at(m.tets[t][a], m.tets[t][b]) += block;
-      }
-  }
-  std::vector<bool> fixed(n, false);
-  for (uint32_t p : scene.pinned) fixed[p] = true;
-  auto apply = [&](const std::vector<glm::dvec3>& x, std::vector<glm::dvec3>& y) {
-    for (uint32_t r = 0; r < n; ++r) {
-      glm::dvec3 sum(0.0);
-      if (!fixed[r])
-        for (uint32_t k = K.offsets[r]; k < K.offsets[r + 1]; ++k)
-          if (!fixed[K.cols[k]]) sum += K.blocks[k] * x[K.cols[k]];
-      y[r] = sum;
-    }
-  };
-  std::vector<glm::dvec3> f(n), u(n, glm::dvec3(0.0)), r(n), z(n), p(n), Ap(n);
-  std::vector<glm::dvec3> diagInv(n);
-  for (uint32_t v = 0; v < n; ++v) {
-    f[v] = fixed[v] ? glm::dvec3(0.0) : glm::dvec3(0.0, -9.81 * m.mass[v], 0.0);
-    const glm::dmat3& d = K.at(v, v);
-    diagInv[v] = glm::dvec3(1.0 / d[0][0], 1.0 / d[1][1], 1.0 / d[2][2]);
-  }
-  r = f;
-  double rz = 0.0, f2 = 0.0;
-  for (uint32_t v = 0; v < n; ++v) {
-    z[v] = diagInv[v] * r[v];
-    p[v] = z[v];
-    rz += glm::dot(r[v], z[v]);
-    f2 += glm::dot(f[v], f[v]);
-  }
-  int it = 0;
-  for (; it < 20000; ++it) {
-    apply(p, Ap);
-    double pAp = 0.0;
-    for (uint32_t v = 0; v < n; ++v) pAp += glm::dot(p[v], Ap[v]);
-    const double alpha = rz / pAp;
-    double r2 = 0.0;
-    for (uint32_t v = 0; v < n; ++v) {
-      u[v] += alpha * p[v];
-      r[v] -= alpha * Ap[v];
-      r2 += glm::dot(r[v], r[v]);
-    }
-    if (r2 < 1e-24 * f2) break;
-    double rzNew = 0.0;
-    for (uint32_t v = 0; v < n; ++v) {
-      z[v] = diagInv[v] * r[v];
-      rzNew += glm::dot(r[v], z[v]);
-    }
-    for (uint32_t v = 0; v < n; ++v) p[v] = z[v] + (rzNew / rz) * p[v];
-    rz = rzNew;
-  }
-  EXPECT_LT(it, 20000) << "CG did not converge";
-  double M = 0.0, drop = 0.0, lateral = 0.0;
-  for (uint32_t v = 0; v < n; ++v) {
-    M += m.mass[v];
-    drop -= m.mass[v] * u[v].y;
-    lateral += m.mass[v] * u[v].z;
-  }
-  if (outLateral) *outLateral = lateral / M;
-  return drop / M;
+  const StaticFemResult fem = solveStaticFem(scene.model, scene.pinned, glm::dvec3(0.0, -9.81, 0.0));
+  EXPECT_TRUE(fem.converged) << "CG did not converge";
+  const glm::dvec3 mean = meanDisplacement(scene.model, fem.u);
+  if (outLateral) *outLateral = mean.z;
+  return -mean.y;
 }
 
 using test::comY;
