@@ -26,6 +26,25 @@ constexpr int kExitFailure = 1;
 // A subcommand sets this when it is selected; it runs after parsing succeeds.
 using SubcommandRun = std::function<int()>;
 
+// A scene argument as typed, else NAME, NAME.json, scenes/NAME(.json) in each asset folder.
+Result<std::filesystem::path> resolveScenePath(const std::string& typed,
+                                               const std::vector<std::filesystem::path>& assetDirs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path given(typed);
+  if (fs::exists(given, ec)) {
+    if (fs::is_directory(given, ec))
+      return Error{"cannot open scene '" + typed + "': it is a folder: give a .json scene file"};
+    return given;
+  }
+  if (given.is_relative()) {
+    for (const fs::path& dir : assetDirs)
+      for (const fs::path& candidate : {dir / given, dir / "scenes" / given, dir / "scenes" / (typed + ".json")})
+        if (fs::is_regular_file(candidate, ec)) return candidate;
+  }
+  return Error{"cannot open scene '" + typed + "': no such file: check the path (presets: assets/scenes/*.json)"};
+}
+
 // `tetlab inspect FILE [--target-tets N] [--json]`: the mesh pipeline report
 // (app/inspect_command.cpp). FILE is also looked up in assets/ like --mesh.
 void addInspectSubcommand(CLI::App& cli, SubcommandRun& outRun) {
@@ -58,13 +77,22 @@ void addRunSubcommand(CLI::App& cli, SubcommandRun& outRun) {
   auto youngs = std::make_shared<float>(0.0f);
   auto poisson = std::make_shared<float>(-1.0f);
   auto density = std::make_shared<float>(0.0f);
-  CLI::App* run = cli.add_subcommand("run", "Simulate a preset or an OBJ without a window and report (CSV stats)");
+  auto seed = std::make_shared<uint64_t>(0);
+  CLI::App* run =
+      cli.add_subcommand("run", "Simulate a scene, a preset or an OBJ without a window and report (CSV stats)");
+  CLI::Option* scene = run->add_option("--scene", args->scene,
+                                       "Scene file (JSON), or a name in assets/scenes/ (beam, bunny_drop, chain, "
+                                       "hang, pile, squash), run as the window would")
+                           ->option_text("NAME|FILE.json");
   CLI::Option* mesh = run->add_option("--mesh", args->mesh, "Triangle mesh (OBJ) dropped on the ground")
                           ->option_text("FILE.obj");
   CLI::Option* preset =
-      run->add_option("--preset", args->preset, "Built-in scene: beam, drop or hang")->option_text("NAME");
+      run->add_option("--preset", args->preset, "Generated scene: beam, drop or hang")->option_text("NAME");
   mesh->excludes(preset);
-  run->add_option("--solver", args->solver, "pbd, xpbd, vbd or avbd")->capture_default_str();
+  scene->excludes(mesh);
+  scene->excludes(preset);
+  run->add_option("--solver", args->solver, "pbd, xpbd, vbd or avbd (default: the scene's; presets and meshes: xpbd)")
+      ->option_text("NAME");
   run->add_option("--backend", args->backend, "cpu or opencl")->capture_default_str();
   run->add_option("--frames", args->frames, "Frames to simulate")->capture_default_str();
   CLI::Option* dtOpt = run->add_option("--dt", *dt, "Frame time step [s]")->option_text("S");
@@ -77,6 +105,7 @@ void addRunSubcommand(CLI::App& cli, SubcommandRun& outRun) {
   run->add_option("--cells-thick", args->cellsThick, "Preset resolution: cells through the thickness")
       ->capture_default_str();
   run->add_option("--target-tets", args->targetTets, "--mesh: approximate tet count")->capture_default_str();
+  CLI::Option* seedOpt = run->add_option("--seed", *seed, "--scene: override the scene's random seed")->option_text("N");
   run->callback([=, &outRun] {
     if (dtOpt->count()) args->dt = *dt;
     if (subOpt->count()) args->substeps = *substeps;
@@ -84,10 +113,20 @@ void addRunSubcommand(CLI::App& cli, SubcommandRun& outRun) {
     if (eOpt->count()) args->youngs = *youngs;
     if (nuOpt->count()) args->poisson = *poisson;
     if (rhoOpt->count()) args->density = *density;
+    if (seedOpt->count()) args->seed = *seed;
     outRun = [args] {
       RunArgs resolved = *args;
+      resolved.assetDirs = assetSearchDirs(executableDir(nullptr));
+      if (!args->scene.empty()) {
+        Result<std::filesystem::path> path = resolveScenePath(args->scene, resolved.assetDirs);
+        if (!path) {
+          std::cerr << "tetlab run: " << path.error().message << "\n";
+          return 1;
+        }
+        resolved.scene = path->string();
+      }
       if (!args->mesh.empty()) {
-        Result<std::filesystem::path> path = resolveMeshPath(args->mesh, assetSearchDirs(executableDir(nullptr)));
+        Result<std::filesystem::path> path = resolveMeshPath(args->mesh, resolved.assetDirs);
         if (path) resolved.mesh = path->string();  // else run reports the path as typed
       }
       return runRunCommand(resolved);
@@ -211,24 +250,6 @@ OverrideOptions addAppFlags(CLI::App& cli, RawFlags& f) {
   return o;
 }
 
-// A scene argument as typed, else NAME, NAME.json, scenes/NAME(.json) in each asset folder.
-Result<std::filesystem::path> resolveScenePath(const std::string& typed,
-                                               const std::vector<std::filesystem::path>& assetDirs) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path given(typed);
-  if (fs::exists(given, ec)) {
-    if (fs::is_directory(given, ec))
-      return Error{"cannot open scene '" + typed + "': it is a folder: give a .json scene file"};
-    return given;
-  }
-  if (given.is_relative()) {
-    for (const fs::path& dir : assetDirs)
-      for (const fs::path& candidate : {dir / given, dir / "scenes" / given, dir / "scenes" / (typed + ".json")})
-        if (fs::is_regular_file(candidate, ec)) return candidate;
-  }
-  return Error{"cannot open scene '" + typed + "': no such file: check the path (presets: assets/scenes/*.json)"};
-}
 
 int printError(const std::string& message) {
   std::fprintf(stderr, "tetlab: %s\n", message.c_str());

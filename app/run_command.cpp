@@ -1,6 +1,6 @@
-// `tetlab run`: builds the scene (preset or OBJ through the mesh pipeline),
-// applies the overrides to the ONE material and the step settings, then steps
-// the chosen CPU reference solver, writing one CSV row per frame. Every
+// `tetlab run`: builds the scene (app/run_scene.h: a scene file, a preset or
+// an OBJ through the mesh pipeline, with the overrides applied), then steps the
+// chosen solver on the chosen backend, writing one CSV row per frame. Every
 // failure is a message plus a non-zero exit code, never a crash.
 #include "app/run_command.h"
 
@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "app/run_scene.h"
 #include "core/cpu/xpbd_solver.h"
 #include "core/sim/convergence.h"
 #include "core/scene/enum_names.h"
@@ -31,8 +32,9 @@ int fail(const std::string& message) {
 }
 
 Status validate(const RunArgs& a) {
-  if (a.mesh.empty() == a.preset.empty()) return Error{"give exactly one of --mesh FILE.obj or --preset NAME"};
-  if (!parseSolverName(a.solver)) return Error{"unknown solver '" + a.solver + "'; use pbd, xpbd, vbd or avbd"};
+  if (int(!a.scene.empty()) + int(!a.mesh.empty()) + int(!a.preset.empty()) != 1)
+    return Error{"give exactly one of --scene NAME|FILE.json, --mesh FILE.obj or --preset NAME"};
+  if (!a.solver.empty() && !parseSolverName(a.solver)) return Error{"unknown solver '" + a.solver + "'; use pbd, xpbd, vbd or avbd"};
   if (a.backend != "cpu" && a.backend != "opencl")
     return Error{"unknown backend '" + a.backend + "'; use cpu or opencl"};
   if (a.frames < 1) return Error{"--frames must be at least 1"};
@@ -83,31 +85,11 @@ Status stepOnDevice(OpenClSimulator& device, const SimModel& model, const Solver
 
 int runRunCommand(const RunArgs& args) {
   if (Status s = validate(args); !s) return fail(s.error().message);
-  Material material = presetDefaultMaterial(args.preset.empty() ? "drop" : args.preset);
-  if (args.youngs) material.youngsModulus = *args.youngs;
-  if (args.poisson) material.poissonRatio = *args.poisson;
-  if (args.density) material.density = *args.density;
-
-  Result<Scene> scene = Error{""};
-  std::string note;
-  if (!args.preset.empty()) {
-    PresetOptions options;
-    options.material = material;
-    options.cellsThick = uint32_t(args.cellsThick);
-    scene = makePresetScene(args.preset, options);
-  } else {
-    MeshSceneOptions options;
-    options.material = material;
-    options.targetTets = args.targetTets;
-    scene = makeMeshScene(args.mesh, options, &note);
-  }
-  if (!scene) return fail(scene.error().message);
-
+  Result<RunScene> built = buildRunScene(args);
+  if (!built) return fail(built.error().message);
+  const Scene* scene = &built->scene;
+  const std::string& note = built->note;
   SolverSettings settings = scene->settings;
-  settings.solver = *parseSolverName(args.solver);
-  if (args.dt) settings.step.dt = *args.dt;
-  if (args.substeps) settings.step.substeps = *args.substeps;
-  if (args.iterations) settings.step.iterations = *args.iterations;
   // XPBD's Neo-Hookean shear is explicit (xpbd_solver.h): unless the user
   // chose the substeps, take enough to stay inside its stability limit.
   const XpbdSubstepPlan plan = planXpbdSubsteps(scene->model, settings, !args.substeps);
@@ -124,7 +106,7 @@ int runRunCommand(const RunArgs& args) {
   }
 
   const SimModel& model = scene->model;
-  State state = makeSceneState(*scene);
+  State& state = built->state;
   auto solver = makeCpuSolver(settings.solver);
   solver->reset(model, state);
   std::unique_ptr<OpenClSimulator> device;
@@ -139,7 +121,8 @@ int runRunCommand(const RunArgs& args) {
     std::cout << "tetlab run: OpenCL device " << describeDevice(device->context().info) << "\n";
   }
   std::cout << "tetlab run: " << scene->name << (note.empty() ? "" : " [" + note + "]") << ", "
-            << model.vertexCount() << " vertices, " << model.tetCount() << " tets, solver " << args.solver << ", "
+            << model.vertexCount() << " vertices, " << model.tetCount() << " tets, solver "
+            << solverName(settings.solver) << ", "
             << args.frames << " frames of " << settings.step.dt << " s (" << settings.step.substeps << " substeps x "
             << settings.step.iterations << " iterations)\n";
 

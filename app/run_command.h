@@ -2,18 +2,23 @@
 // `tetlab run`: a scripted, headless simulation for experiments and tests
 // (issue 4 item 5). No GL: it runs on machines without a display.
 //
-//   tetlab run (--mesh FILE.obj | --preset beam|drop|hang) --solver pbd|xpbd|vbd|avbd
-//              [--backend cpu|opencl] --frames N [--dt S] [--substeps K] [--iterations I]
-//              [--youngs E] [--poisson NU] [--density RHO] [--stats out.csv] [--cells-thick N]
+//   tetlab run (--scene NAME|FILE.json | --mesh FILE.obj | --preset beam|drop|hang)
+//              [--solver pbd|xpbd|vbd|avbd] [--backend cpu|opencl] --frames N [--dt S]
+//              [--substeps K] [--iterations I] [--youngs E] [--poisson NU] [--density RHO]
+//              [--seed N] [--stats out.csv] [--cells-thick N]
+#include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tetlab {
 
 struct RunArgs {
-  std::string mesh;                  // OBJ file; exclusive with preset
+  std::string scene;                 // scene file (resolved path); exclusive with mesh and preset
+  std::string mesh;                  // OBJ file
   std::string preset;                // beam | drop | hang
-  std::string solver = "xpbd";       // pbd | xpbd | vbd | avbd
+  std::string solver;                // pbd | xpbd | vbd | avbd; empty: the scene file's (presets, meshes: xpbd)
   std::string backend = "cpu";       // cpu | opencl
   int frames = 60;                   // frames to simulate, each of dt seconds
   std::optional<float> dt;           // [s] frame time step (default StepSettings: 1/60)
@@ -25,6 +30,8 @@ struct RunArgs {
   std::string stats;                 // CSV output path, one row per frame; empty: none
   int cellsThick = 2;                // preset resolution (cells through the thickness)
   int targetTets = 5000;             // --mesh: approximate tet count
+  std::optional<uint64_t> seed;      // --scene: the scene's random seed
+  std::vector<std::filesystem::path> assetDirs;  // --scene: where its relative mesh paths are looked up
 };
 
 // Columns of the --stats CSV, in order.

@@ -1,0 +1,30 @@
+#pragma once
+// What `tetlab run` simulates, from any of its three sources, with the same
+// overrides the window takes:
+//
+//   --scene NAME|FILE.json   a scene file (assets/scenes/*.json or the user's own):
+//                            loadSceneFile -> applyOverrides -> buildScene (as the window does)
+//   --preset beam|drop|hang  the generated presets of core/sim/presets.h
+//   --mesh FILE.obj          an OBJ through the mesh pipeline, dropped on the ground
+//
+// The solver is the scene file's unless --solver is given (presets and meshes:
+// XPBD), so a scene tuned in the window runs headless unchanged.
+#include <string>
+
+#include "app/run_command.h"
+#include "core/result.h"
+#include "core/sim/presets.h"
+#include "core/sim/state.h"
+
+namespace tetlab {
+
+struct RunScene {
+  Scene scene;        // model, settings (solver and overrides applied), pins
+  State state;        // the initial state: pins, per-body initial velocities
+  std::string note;   // how an OBJ was tetrahedralized; empty otherwise
+};
+
+// Errors name the file or preset and what to do.
+Result<RunScene> buildRunScene(const RunArgs& args);
+
+}  // namespace tetlab
