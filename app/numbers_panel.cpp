@@ -67,7 +67,7 @@ void drawStages(const SimSession& session) {
 
 // Says when the numbers on screen are not the material's answer
 // (core/sim/convergence.h): an under-converged VBD/AVBD step, an unforced
-// undamped run that gains energy.
+// run that gains energy (a blow-up past kEnergyBlowUpFactor tolerances).
 void drawFidelity(const SimSession& session) {
   const ConvergenceCheck& c = session.convergence();
   if (c.applies) {
@@ -86,11 +86,16 @@ void drawFidelity(const SimSession& session) {
   const EnergyRiseCheck& e = session.energyRise();
   if (e.applies && e.rising) {
     ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
-    ImGui::TextWrapped("energy rose up to +%.3g J above the start (tolerance %.3g J)", e.rise, e.tolerance);
+    if (e.blowUp)
+      ImGui::TextWrapped("blow-up: energy rose up to +%.3g J above the start (more than %.0fx the tolerance %.3g J)",
+                         e.rise, kEnergyBlowUpFactor, e.tolerance);
+    else
+      ImGui::TextWrapped("energy rose up to +%.3g J above the start (tolerance %.3g J)", e.rise, e.tolerance);
     ImGui::PopStyleColor();
-    itemTooltip("Nothing forces or damps this run, so its total energy may not grow: the solver is adding energy "
-                "(under-converged implicit steps, or a position-based step beyond its limits). The largest rise "
-                "since the last reset. A live material edit also changes the elastic energy.");
+    itemTooltip("Nothing forces this run and damping only removes energy, so its total energy may not grow: the "
+                "solver is adding energy (under-converged implicit steps, or a position-based step beyond its "
+                "limits, e.g. XPBD below its shear substep limit). The largest rise since the last reset. A live "
+                "material edit also changes the elastic energy.");
   }
 }
 

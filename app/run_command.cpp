@@ -132,10 +132,12 @@ int runRunCommand(const RunArgs& args) {
   double mass = 0.0;
   for (float m : model.mass) mass += m;
   // Fidelity flags (core/sim/convergence.h): under-converged VBD/AVBD steps,
-  // and the energy of an unforced, undamped run rising above its start.
+  // and the energy rising above its start. A run has no mouse and no moving
+  // colliders or pins, so it is unforced, damped or not (damping only removes
+  // energy).
   const EnergyReport e0 = computeEnergy(model, settings, state);
   const double energyScale = sceneEnergyScale(model, settings.step, e0);
-  const bool undamped = undampedScene(model, settings.step);
+  const bool unforced = true;
   int underConverged = 0, convergenceFrames = 0;
   double worstRise = -INFINITY;
   for (int frame = 1; frame <= args.frames; ++frame) {
@@ -160,7 +162,7 @@ int runRunCommand(const RunArgs& args) {
     underConverged += conv.underConverged;
     // The device energy is read only with --stats (else it is computed once at the end).
     const bool energyKnown = !device || csv.is_open();
-    const EnergyRiseCheck rise = checkEnergyRise(undamped && energyKnown, diag.energy.total(), e0.total(), energyScale);
+    const EnergyRiseCheck rise = checkEnergyRise(unforced && energyKnown, diag.energy.total(), e0.total(), energyScale);
     if (rise.applies) worstRise = std::max(worstRise, rise.rise);
     if (csv.is_open()) {
       glm::dvec3 com(0.0);
@@ -191,11 +193,22 @@ int runRunCommand(const RunArgs& args) {
     std::printf("tetlab run: %d of %d frames under-converged (last-iteration residual above %.2g x h^2 g)%s\n",
                 underConverged, convergenceFrames, double(kVbdResidualTolerance),
                 underConverged > 0 ? ": raise --substeps first, then --iterations (docs/solvers_vbd_avbd.md, 'Convergence')" : "");
-  if (undamped && !device) worstRise = std::max(worstRise, diag.energy.total() - e0.total());
-  if (undamped && worstRise > kEnergyRiseTolerance * energyScale)
-    std::printf("tetlab run: energy rose %.4g J above the start (tolerance %.3g J) in an unforced, undamped run: the "
+  worstRise = std::max(worstRise, diag.energy.total() - e0.total());  // the last frame (read back on OpenCL)
+  const EnergyRiseCheck worst = checkEnergyRise(unforced && std::isfinite(worstRise), e0.total() + worstRise,
+                                                e0.total(), energyScale);
+  if (worst.blowUp) {
+    // Finite but exploding (e.g. XPBD below its shear substep limit): as much a failure as a NaN.
+    std::fflush(stdout);  // after the summary line
+    std::fprintf(stderr,
+                 "tetlab run: blow-up: energy rose %.4g J above the start, more than %.0fx the tolerance (%.3g J), in "
+                 "an unforced run: the solver added energy. Try more substeps, a smaller dt or a softer material\n",
+                 worst.rise, kEnergyBlowUpFactor, worst.tolerance);
+    return 2;
+  }
+  if (worst.rising)
+    std::printf("tetlab run: energy rose %.4g J above the start (tolerance %.3g J) in an unforced run: the "
                 "solver added energy\n",
-                worstRise, kEnergyRiseTolerance * energyScale);
+                worst.rise, worst.tolerance);
   return 0;
 }
 

@@ -40,7 +40,10 @@ inline constexpr const char* kRunStatsHeader =
     "under_converged,residual_tolerance,energy_rise";
 
 // Returns the exit code: 0 ok; 1 bad arguments or setup failure; 2 the
-// simulation produced NaN/inf (message names the frame and vertex).
+// simulation blew up: it produced NaN/inf (message names the frame and
+// vertex), or its energy rose more than kEnergyBlowUpFactor times the
+// energy-rise tolerance above the start (core/sim/convergence.h; message
+// starts "tetlab run: blow-up").
 // Messages go to stderr, a one-line summary per run to stdout.
 int runRunCommand(const RunArgs& args);
 

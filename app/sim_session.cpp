@@ -212,7 +212,7 @@ void SimSession::afterStep() {
   if (convergence_.underConverged) ++underConvergedFrames_;
   // Keep the largest rise since the reset: a swing that gained energy shows after it passes.
   const EnergyRiseCheck rise =
-      checkEnergyRise(undampedScene(model(), settings_.step) && !forced_, total, energy0_, energyScale_);
+      checkEnergyRise(!forced_, total, energy0_, energyScale_);
   if (!rise.applies || !energyRise_.applies || rise.rise > energyRise_.rise) energyRise_ = rise;
   lastWarning_ = diag_.warning;
   if (!std::isfinite(total) || std::fabs(total - energy0_) > kExplosionFactor * energyScale_) {

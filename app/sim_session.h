@@ -161,7 +161,7 @@ class SimSession {
   double meanStepWallMs() const { return frame_ > 0 ? totalStepMs_ / double(frame_) : 0.0; }
   double energyScale() const { return energyScale_; }
   // Did the last step converge (VBD/AVBD residual against h^2 g), and does an
-  // unforced, undamped run gain energy (core/sim/convergence.h)?
+  // unforced run (damped or not) gain energy (core/sim/convergence.h)?
   const ConvergenceCheck& convergence() const { return convergence_; }
   uint64_t underConvergedFrames() const { return underConvergedFrames_; }
   const EnergyRiseCheck& energyRise() const { return energyRise_; }

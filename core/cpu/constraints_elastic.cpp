@@ -39,7 +39,7 @@ void projectTetConstraint(ProjectionContext& ctx, const TetView& tet, float C, c
                           float* lambda, float gammaD) {
   glm::vec3 g[4];
   clm::tet_gradients_from_dF(dCdF, tet.DmInv, &g[0], &g[1], &g[2], &g[3]);
-  projectScalar(ctx, 4, tet.ids, g, C, alpha, lambda, gammaD, 1.0f);
+  projectScalar(ctx, 4, tet.ids, g, C, alpha, lambda, gammaD, 1.0f, 0.0f, clm::mat3_det(tet.DmInv));
 }
 
 void projectOneTet(ProjectionContext& ctx, uint32_t t);

@@ -77,10 +77,13 @@ void prepareProjection(ProjectionContext& ctx, const SimModel& model, const Solv
 }
 
 void projectScalar(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, const glm::vec3* grads, float C,
-                   float alpha, float* lambda, float gammaD, float scale, float lambdaCap) {
+                   float alpha, float* lambda, float gammaD, float scale, float lambdaCap, float detDmInv) {
   std::vector<glm::vec4>& x = ctx.state->x;
-  float wGrad2 = 0.0f;
-  for (uint32_t k = 0; k < n; ++k) wGrad2 += x[ids[k]].w * glm::dot(grads[k], grads[k]);
+  float wGrad2 = 0.0f, maxWg = 0.0f;
+  for (uint32_t k = 0; k < n; ++k) {
+    wGrad2 += x[ids[k]].w * glm::dot(grads[k], grads[k]);
+    maxWg = std::max(maxWg, x[ids[k]].w * glm::length(grads[k]));
+  }
   float s = 0.0f;
   if (ctx.mode == ProjectionMode::Xpbd) {
     const float alphaTilde = alpha * ctx.complianceScale / (ctx.h * ctx.h);  // XPBD Eq. 18 (alpha~ = alpha / h^2)
@@ -94,6 +97,7 @@ void projectScalar(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, cons
     ++ctx.residualCount;
     if (ctx.evaluateOnly) return;
     s = clm::xpbd_delta_lambda(C, lam, wGrad2, alphaTilde, gammaD, gradDotDx);
+    s = clm::pb_bound_step(s, maxWg, detDmInv);
     if (lambdaCap > 0.0f) s = std::clamp(lam + s, -lambdaCap, lambdaCap) - lam;
     if (lambda) *lambda = lam + s;  // XPBD Eq. 17
   } else {
@@ -119,6 +123,7 @@ void projectScalar(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, cons
       if (lambda && !capped) *lambda = k;
     }
     s = clm::pbd_scale(C, wGrad2, k);  // PBD Eq. 9
+    s = clm::pb_bound_step(s, maxWg, detDmInv);
     if (capped) {
       const float sum = ctx.iteration > 0 ? *lambda : 0.0f;
       s = std::clamp(sum + s, -lambdaCap, lambdaCap) - sum;

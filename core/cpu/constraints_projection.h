@@ -106,9 +106,11 @@ void prepareProjection(ProjectionContext& ctx, const SimModel& model, const Solv
 // (before complianceScale) and its lambda slot. `scale` divides C for the
 // residual (rest length for edges, 1 otherwise). Moves the corners.
 // lambdaCap > 0 bounds |lambda| (XPBD) or |s| (PBD) by it: a force cap of
-// lambdaCap / h^2 [N] (the mouse attachment).
+// lambdaCap / h^2 [N] (the mouse attachment). detDmInv != 0 (tets) bounds
+// each corner move by the tet's rest size (pb_bound_step, xpbd_update.clh).
 void projectScalar(ProjectionContext& ctx, uint32_t n, const uint32_t* ids, const glm::vec3* grads, float C,
-                   float alpha, float* lambda, float gammaD, float scale, float lambdaCap = 0.0f);
+                   float alpha, float* lambda, float gammaD, float scale, float lambdaCap = 0.0f,
+                   float detDmInv = 0.0f);
 
 // XPBD only: two translation-invariant constraints (corner gradients sum to
 // zero) on the same n <= 8 corners solved jointly (xpbd_delta_lambda2); falls back to projectScalar one after the other when

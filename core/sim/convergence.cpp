@@ -20,13 +20,14 @@ ConvergenceCheck checkConvergence(SolverKind solver, const StepSettings& step, i
   return c;
 }
 
-EnergyRiseCheck checkEnergyRise(bool unforcedUndamped, double total, double start, double scale) {
+EnergyRiseCheck checkEnergyRise(bool unforced, double total, double start, double scale) {
   EnergyRiseCheck c;
-  if (!unforcedUndamped || !std::isfinite(total)) return c;
+  if (!unforced || !std::isfinite(total)) return c;
   c.applies = true;
   c.rise = total - start;
   c.tolerance = kEnergyRiseTolerance * scale;
   c.rising = c.rise > c.tolerance;
+  c.blowUp = c.rise > kEnergyBlowUpFactor * c.tolerance;
   return c;
 }
 

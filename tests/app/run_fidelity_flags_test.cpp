@@ -56,5 +56,23 @@ TEST(RunFidelityFlags, UnderConvergedVbdBeamIsFlaggedAndAConvergedBudgetIsNot) {
   std::filesystem::remove_all(dir);
 }
 
+// XPBD integrates Neo-Hookean shear explicitly (core/cpu/xpbd_solver.h): the
+// stiff beam (E = 1e8) asks for ~93 substeps. At an explicit 20 it jitters and
+// its energy climbs 5e5 tolerances (5000 times the scene's energy scale)
+// without a NaN: a blow-up, exit 2 like a NaN. At 100 (above the limit) it is
+// quiet.
+TEST(RunFidelityFlags, XpbdBeamBelowItsSubstepLimitIsABlowUpAndAboveItIsNot) {
+  const std::string common = "run --preset beam --solver xpbd --youngs 1e8 --iterations 10 --frames 30 --substeps ";
+  auto below = test::runTetlab(common + "20");
+  EXPECT_EQ(below.exitCode, 2) << below.output;
+  EXPECT_NE(below.output.find("tetlab run: blow-up: energy rose"), std::string::npos) << below.output;
+  EXPECT_EQ(below.output.find("non-finite"), std::string::npos) << "finite, yet blown up\n" << below.output;
+
+  auto above = test::runTetlab(common + "100");
+  EXPECT_EQ(above.exitCode, 0) << above.output;
+  EXPECT_EQ(above.output.find("blow-up"), std::string::npos) << above.output;
+  EXPECT_EQ(above.output.find("energy rose"), std::string::npos) << above.output;
+}
+
 }  // namespace
 }  // namespace tetlab

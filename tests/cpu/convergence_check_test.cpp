@@ -71,10 +71,24 @@ TEST(ConvergenceCheck, AppliesToTheVbdFamilyWithGravityOnly) {
   EXPECT_FALSE(checkConvergence(SolverKind::Vbd, step, 10, 1.0f).applies);
 }
 
-TEST(ConvergenceCheck, EnergyRiseIsFlaggedOnlyInUnforcedUndampedRuns) {
+TEST(ConvergenceCheck, EnergyRiseIsFlaggedOnlyInUnforcedRuns) {
   EXPECT_TRUE(checkEnergyRise(true, 10.5, 10.0, 10.0).rising);    // +0.5 J > 1 % of 10 J
   EXPECT_FALSE(checkEnergyRise(true, 10.05, 10.0, 10.0).rising);  // +0.05 J < 0.1 J
   EXPECT_FALSE(checkEnergyRise(false, 100.0, 10.0, 10.0).applies);
+}
+
+// Damping only removes energy, so a damped but unforced run is held to the
+// same bound (the caller passes only "unforced"), and a rise of more than
+// kEnergyBlowUpFactor tolerances is a blow-up, not a warning.
+TEST(ConvergenceCheck, ARiseOfTenTolerancesIsABlowUp) {
+  const double tol = kEnergyRiseTolerance * 10.0;  // 0.1 J for a 10 J scene
+  const EnergyRiseCheck warn = checkEnergyRise(true, 10.0 + 5.0 * tol, 10.0, 10.0);
+  EXPECT_TRUE(warn.rising);
+  EXPECT_FALSE(warn.blowUp);
+  const EnergyRiseCheck blow = checkEnergyRise(true, 10.0 + 1.01 * kEnergyBlowUpFactor * tol, 10.0, 10.0);
+  EXPECT_TRUE(blow.rising && blow.blowUp);
+  EXPECT_FALSE(checkEnergyRise(true, 9.0, 10.0, 10.0).blowUp);  // losing energy (damping) is fine
+  EXPECT_FALSE(checkEnergyRise(true, NAN, 10.0, 10.0).applies);  // NaN is reported by the finiteness check
 }
 
 }  // namespace

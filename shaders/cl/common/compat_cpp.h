@@ -43,6 +43,7 @@ using ::glm::cross;
 using ::glm::dot;
 using ::glm::length;
 using ::glm::normalize;
+using std::cbrt;
 using std::copysign;
 using std::exp;
 using std::fabs;
