@@ -185,6 +185,7 @@ void App::handleEvent(const InputEvent& event) {
       if (draggedCollider_ >= 0 && session_) {
         const glm::vec3 to = dragPlaneTarget(camera_, event.cursor, displaySize(), dragPlanePoint_);
         translateCollider(session_->settings().colliders, draggedCollider_, to - dragPlanePoint_);
+        session_->markExternalWork();
         dragPlanePoint_ = to;
         return;
       }

@@ -49,6 +49,7 @@ Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScen
   const double g = glm::length(s->settings_.step.gravity);
   const EnergyReport e0 = computeEnergy(m, s->settings_, s->state_);
   s->energy0_ = e0.total();
+  s->gravity0_ = s->settings_.step.gravity;
   s->energyScale_ = sceneEnergyScale(m, s->settings_.step, e0);
   s->autoMaxForce_ = float(kAutoMouseWeightMultiple * mass * (g > 0.0 ? g : 9.81));
   s->autoStiffness_ = s->autoMaxForce_ / kAutoMouseCapStretch;
@@ -207,7 +208,7 @@ void SimSession::afterStep() {
   if (violationFresh_) series_.maxViolation.push(diag_.maxViolation);
   if (!diag_.residualHistory.empty()) series_.residual.push(diag_.residual);
   if (!diag_.warning.empty() && diag_.warning != lastWarning_) notice("warning: " + diag_.warning);
-  if (state_.mouse.active) forced_ = true;
+  if (state_.mouse.active || settings_.step.gravity != gravity0_) forced_ = true;
   convergence_ = checkConvergence(settings_.solver, settings_.step, substepsUsed(), diag_.residual);
   if (convergence_.underConverged) ++underConvergedFrames_;
   // Keep the largest rise since the reset: a swing that gained energy shows after it passes.
@@ -274,6 +275,9 @@ void SimSession::reset() {
   convergence_ = {};
   energyRise_ = {};
   forced_ = false;
+  // The start energy again: gravity may have been edited since the scene loaded.
+  energy0_ = computeEnergy(model(), settings_, state_).total();
+  gravity0_ = settings_.step.gravity;
   totalStepMs_ = 0.0;
   for (Series* s : {&series_.totalEnergy, &series_.kinetic, &series_.elastic, &series_.maxViolation,
                     &series_.residual, &series_.stepMs})
@@ -385,6 +389,10 @@ void SimSession::setMaterial(uint32_t body, const Material& material) {
   SimModel& m = built_.scene.model;
   if (body >= m.materials.size()) return;
   const bool densityChanged = m.materials[body].density != material.density;
+  // A new E, nu or density changes the energy under the bodies (damping only removes it).
+  const Material& old = m.materials[body];
+  if (old.youngsModulus != material.youngsModulus || old.poissonRatio != material.poissonRatio || densityChanged)
+    forced_ = true;
   m.materials[body] = material;
   if (!densityChanged) return;
   if (backend_ == Backend::OpenCl) (void)pullFromDevice();

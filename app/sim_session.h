@@ -128,6 +128,11 @@ class SimSession {
   float autoMouseMaxForce() const { return autoMaxForce_; }
   // Back to the initial state, keeping the current pins, settings and materials.
   void reset();
+  // Work done on the bodies from outside the solver (a collider moved, a material
+  // edited): their energy may now change without the solver at fault, so the
+  // energy-rise flag stays off until the next reset. A mouse pull and a gravity
+  // edit count as such work by themselves.
+  void markExternalWork() { forced_ = true; }
 
   // ---- blow-up ----
   bool blownUp() const { return !blowUp_.empty(); }
@@ -218,7 +223,8 @@ class SimSession {
   ConvergenceCheck convergence_;
   uint64_t underConvergedFrames_ = 0;
   EnergyRiseCheck energyRise_;
-  bool forced_ = false;  // the mouse pulled since the last reset: energy may rise
+  bool forced_ = false;  // external work since the last reset (markExternalWork): energy may rise
+  glm::vec3 gravity0_{0.0f};  // gravity energy0_ was measured with
   std::string blowUp_;
   std::optional<State> snapshot_;
   uint64_t snapshotFrame_ = 0;

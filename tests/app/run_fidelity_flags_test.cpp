@@ -11,30 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "csv_column.h"
 #include "run_process.h"
 
 namespace tetlab {
 namespace {
 
-// Column `name` of every row of a --stats CSV.
-std::vector<double> column(const std::filesystem::path& csv, const std::string& name) {
-  std::ifstream in(csv);
-  std::string line;
-  std::getline(in, line);
-  int index = -1, i = 0;
-  std::stringstream header(line);
-  for (std::string cell; std::getline(header, cell, ','); ++i)
-    if (cell == name) index = i;
-  EXPECT_GE(index, 0) << name << " missing from " << line;
-  std::vector<double> out;
-  while (std::getline(in, line)) {
-    std::stringstream ss(line);
-    std::string cell;
-    for (int k = 0; k <= index && std::getline(ss, cell, ','); ++k) {}
-    out.push_back(std::strtod(cell.c_str(), nullptr));
-  }
-  return out;
-}
+using test::csvColumn;
 
 TEST(RunFidelityFlags, UnderConvergedVbdBeamIsFlaggedAndAConvergedBudgetIsNot) {
   const auto dir = std::filesystem::temp_directory_path() / "tetlab_run_fidelity_test";
@@ -45,14 +28,14 @@ TEST(RunFidelityFlags, UnderConvergedVbdBeamIsFlaggedAndAConvergedBudgetIsNot) {
   EXPECT_NE(low.output.find("30 of 30 frames under-converged"), std::string::npos) << low.output;
   EXPECT_NE(low.output.find("energy rose"), std::string::npos) << low.output;
   double flagged = 0.0;
-  for (double v : column(dir / "low.csv", "under_converged")) flagged += v;
+  for (double v : csvColumn(dir / "low.csv", "under_converged")) flagged += v;
   EXPECT_EQ(flagged, 30.0);
 
   auto high = test::runTetlab(common + "'" + (dir / "high.csv").string() + "' --substeps 60");
   ASSERT_EQ(high.exitCode, 0) << high.output;
   EXPECT_NE(high.output.find("0 of 30 frames under-converged"), std::string::npos) << high.output;
   EXPECT_EQ(high.output.find("energy rose"), std::string::npos) << high.output;
-  for (double v : column(dir / "high.csv", "under_converged")) EXPECT_EQ(v, 0.0);
+  for (double v : csvColumn(dir / "high.csv", "under_converged")) EXPECT_EQ(v, 0.0);
   std::filesystem::remove_all(dir);
 }
 

@@ -191,6 +191,30 @@ TEST(SandboxSession, DensityEditScalesTheMassOfThatBodyOnly) {
   EXPECT_EQ(session->describe().bodies[2].material.density, m.density);
 }
 
+// Stiffening a strained body raises its elastic energy, a stronger gravity its
+// potential energy, a dragged collider does work: none of it is the solver's
+// doing, so the energy-rise flag must not blame the solver until a reset.
+TEST(SandboxSession, EnergyRiseFlagIgnoresWorkDoneByEdits) {
+  std::unique_ptr<SimSession> session = makeSession(smallPreset("hang.json"));
+  ASSERT_TRUE(session);
+  for (int f = 0; f < 20; ++f) session->advance();
+  ASSERT_TRUE(session->energyRise().applies);
+  Material m = session->material(0);
+  m.youngsModulus *= 10.0f;
+  session->setMaterial(0, m);
+  session->settings().step.gravity *= 2.0f;
+  for (int f = 0; f < 5; ++f) session->advance();
+  EXPECT_FALSE(session->energyRise().applies);
+  EXPECT_FALSE(session->energyRise().rising);
+  session->reset();  // measured again from the new start, with the new gravity
+  session->advance();
+  EXPECT_TRUE(session->energyRise().applies);
+  EXPECT_FALSE(session->energyRise().rising);
+  session->markExternalWork();  // what a ctrl-drag of a collider reports
+  session->advance();
+  EXPECT_FALSE(session->energyRise().applies);
+}
+
 TEST(SandboxSession, ResetReturnsToTheStartKeepingUserPins) {
   std::unique_ptr<SimSession> session = makeSession(smallPreset("bunny_drop.json"));
   ASSERT_TRUE(session);
