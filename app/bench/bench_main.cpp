@@ -10,6 +10,7 @@
 
 #include "app/bench/bench_runner.h"
 #include "app/bench/conformance_mode.h"
+#include "app/conformance/conformance_search.h"
 #include "core/scene/enum_names.h"
 #include "gpu/cl_devices.h"
 
@@ -61,7 +62,7 @@ int main(int argc, char** argv) {
   bool conformance = false;
   std::string conformanceBackend = "cpu", updateDocs, conformanceCases, conformanceModuli;
   std::string budgetsCsv = std::string(TETLAB_SOURCE_DIR) + "/tests/conformance/budgets.csv";
-  double rungCap = 8.0;
+  double rungCap = SearchOptions{}.rungCapSeconds;
   app.add_flag("--conformance", conformance,
                "run the conformance search (each solver x each analytic case x E) and print the markdown table");
   app.add_option("--backend", conformanceBackend, "--conformance: cpu or opencl");

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <vector>
 
 #include "core/scene/enum_names.h"
 
@@ -71,14 +72,24 @@ CellSearch searchCell(const ConformanceCase& c, const CaseSetup& setup, float yo
   bool haveBest = false;
   double largestUnits = 0.0;
   int xpbdShort = 0;  // XPBD's shear limit asked for more than its cap at the best rung
-  for (const ConformanceBudget& rung : conformanceLadder()) {
-    const int run = plannedSubsteps(setup, solver, rung);
+  // The ladder in the order of what each rung will really run: XPBD's automatic
+  // raise turns a cheap rung (10x20) into a costly one (293x20), and the cell
+  // must name the cheapest budget that reaches, not the first in ladder order.
+  struct Planned {
+    ConformanceBudget rung;
+    int run;
+  };
+  std::vector<Planned> order;
+  for (const ConformanceBudget& rung : conformanceLadder()) order.push_back({rung, plannedSubsteps(setup, solver, rung)});
+  std::stable_sort(order.begin(), order.end(), [](const Planned& a, const Planned& b) {
+    return double(a.run) * (a.rung.iterations + 1) < double(b.run) * (b.rung.iterations + 1);
+  });
+  for (const auto& [rung, run] : order) {
     if (!done.insert({run, rung.iterations}).second) continue;
     const double frames = setup.seconds * 60.0;
     const double units = double(run) * (rung.iterations + 1) * frames;
-    // Over the cap: skip it, but keep going: after XPBD's raise the ladder is
-    // no longer ordered by cost, and a later rung (more substeps, one
-    // iteration) may be cheaper.
+    // Over the cap: skip it (the rest cost more still, but a projection from
+    // a short run is rough, so keep asking).
     if (secondsPerUnit > 0.0 && secondsPerUnit * units > options.rungCapSeconds) continue;
     CellResult r =
         runConformanceCell(c, setup, solver, rung, options.backend, options.ctx, 3.0 * options.rungCapSeconds);

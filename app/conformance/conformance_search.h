@@ -20,7 +20,7 @@ const std::vector<ConformanceBudget>& conformanceLadder();
 struct SearchOptions {
   ConformanceBackend backend = ConformanceBackend::Cpu;
   const ClContext* ctx = nullptr;
-  double rungCapSeconds = 8.0;  // skip rungs projected to take longer than this [s of wall time]
+  double rungCapSeconds = 20.0;  // skip rungs projected to take longer than this [s of wall time]
 };
 
 struct CellSearch {

@@ -80,7 +80,7 @@ TEST(ConvergenceCheck, EnergyRiseIsFlaggedOnlyInUnforcedRuns) {
 // Damping only removes energy, so a damped but unforced run is held to the
 // same bound (the caller passes only "unforced"), and a rise of more than
 // kEnergyBlowUpFactor tolerances is a blow-up, not a warning.
-TEST(ConvergenceCheck, ARiseOfTenTolerancesIsABlowUp) {
+TEST(ConvergenceCheck, ARiseAboveTheWholeEnergyScaleIsABlowUp) {
   const double tol = kEnergyRiseTolerance * 10.0;  // 0.1 J for a 10 J scene
   const EnergyRiseCheck warn = checkEnergyRise(true, 10.0 + 5.0 * tol, 10.0, 10.0);
   EXPECT_TRUE(warn.rising);
