@@ -45,6 +45,41 @@ Result<std::filesystem::path> resolveScenePath(const std::string& typed,
   return Error{"cannot open scene '" + typed + "': no such file: check the path (presets: assets/scenes/*.json)"};
 }
 
+// The flags that override a scene (core/scene/scene_overrides.h), shared by the
+// window and `tetlab run`: a flag overrides only when given, so its presence is
+// read from its CLI::Option, not from its value.
+struct OverrideFlags {
+  float dt = 0.0f, youngs = 0.0f, poisson = 0.0f, density = 0.0f;
+  int substeps = 0, iterations = 0;
+  uint64_t seed = 0;
+  CLI::Option *dtOpt = nullptr, *substepsOpt = nullptr, *iterationsOpt = nullptr, *youngsOpt = nullptr,
+              *poissonOpt = nullptr, *densityOpt = nullptr, *seedOpt = nullptr;
+
+  SceneOverrides given() const {
+    SceneOverrides o;
+    if (dtOpt->count()) o.dt = dt;
+    if (substepsOpt->count()) o.substeps = substeps;
+    if (iterationsOpt->count()) o.iterations = iterations;
+    if (youngsOpt->count()) o.youngs = youngs;
+    if (poissonOpt->count()) o.poisson = poisson;
+    if (densityOpt->count()) o.density = density;
+    if (seedOpt->count()) o.seed = seed;
+    return o;
+  }
+};
+
+void addOverrideFlags(CLI::App& app, OverrideFlags& f) {
+  f.dtOpt = app.add_option("--dt", f.dt, "Override the frame time step [s]")->option_text("S");
+  f.substepsOpt = app.add_option("--substeps", f.substeps, "Override the substeps per frame")->option_text("K");
+  f.iterationsOpt =
+      app.add_option("--iterations", f.iterations, "Override the iterations per substep")->option_text("I");
+  f.youngsOpt = app.add_option("--youngs", f.youngs, "Override every body's Young's modulus [Pa]")->option_text("E");
+  f.poissonOpt = app.add_option("--poisson", f.poisson, "Override every body's Poisson ratio [-]")->option_text("NU");
+  f.densityOpt =
+      app.add_option("--density", f.density, "Override every body's density [kg/m^3]")->option_text("RHO");
+  f.seedOpt = app.add_option("--seed", f.seed, "Override the scene's random seed")->option_text("N");
+}
+
 // `tetlab inspect FILE [--target-tets N] [--json]`: the mesh pipeline report
 // (app/inspect_command.cpp). FILE is also looked up in assets/ like --mesh.
 void addInspectSubcommand(CLI::App& cli, SubcommandRun& outRun) {
@@ -71,13 +106,7 @@ void addInspectSubcommand(CLI::App& cli, SubcommandRun& outRun) {
 // headless simulation of app/run_command.cpp (no window, no GL).
 void addRunSubcommand(CLI::App& cli, SubcommandRun& outRun) {
   auto args = std::make_shared<RunArgs>();
-  auto dt = std::make_shared<float>(0.0f);
-  auto substeps = std::make_shared<int>(0);
-  auto iterations = std::make_shared<int>(0);
-  auto youngs = std::make_shared<float>(0.0f);
-  auto poisson = std::make_shared<float>(-1.0f);
-  auto density = std::make_shared<float>(0.0f);
-  auto seed = std::make_shared<uint64_t>(0);
+  auto overrides = std::make_shared<OverrideFlags>();
   CLI::App* run =
       cli.add_subcommand("run", "Simulate a scene, a preset or an OBJ without a window and report (CSV stats)");
   CLI::Option* scene = run->add_option("--scene", args->scene,
@@ -95,25 +124,13 @@ void addRunSubcommand(CLI::App& cli, SubcommandRun& outRun) {
       ->option_text("NAME");
   run->add_option("--backend", args->backend, "cpu or opencl")->capture_default_str();
   run->add_option("--frames", args->frames, "Frames to simulate")->capture_default_str();
-  CLI::Option* dtOpt = run->add_option("--dt", *dt, "Frame time step [s]")->option_text("S");
-  CLI::Option* subOpt = run->add_option("--substeps", *substeps, "Substeps per frame")->option_text("K");
-  CLI::Option* itOpt = run->add_option("--iterations", *iterations, "Solver iterations per substep")->option_text("I");
-  CLI::Option* eOpt = run->add_option("--youngs", *youngs, "Young's modulus [Pa]")->option_text("E");
-  CLI::Option* nuOpt = run->add_option("--poisson", *poisson, "Poisson ratio [-]")->option_text("NU");
-  CLI::Option* rhoOpt = run->add_option("--density", *density, "Density [kg/m^3]")->option_text("RHO");
+  addOverrideFlags(*run, *overrides);
   run->add_option("--stats", args->stats, "Write one CSV row per frame here")->option_text("FILE.csv");
   run->add_option("--cells-thick", args->cellsThick, "Preset resolution: cells through the thickness")
       ->capture_default_str();
   run->add_option("--target-tets", args->targetTets, "--mesh: approximate tet count")->capture_default_str();
-  CLI::Option* seedOpt = run->add_option("--seed", *seed, "--scene: override the scene's random seed")->option_text("N");
   run->callback([=, &outRun] {
-    if (dtOpt->count()) args->dt = *dt;
-    if (subOpt->count()) args->substeps = *substeps;
-    if (itOpt->count()) args->iterations = *iterations;
-    if (eOpt->count()) args->youngs = *youngs;
-    if (nuOpt->count()) args->poisson = *poisson;
-    if (rhoOpt->count()) args->density = *density;
-    if (seedOpt->count()) args->seed = *seed;
+    args->overrides = overrides->given();
     outRun = [args] {
       RunArgs resolved = *args;
       resolved.assetDirs = assetSearchDirs(executableDir(nullptr));
@@ -149,13 +166,7 @@ struct RawFlags {
   std::string solver;
   std::string backend;
   std::string kernels;
-  float dt = 0.0f;
-  int substeps = 0;
-  int iterations = 0;
-  float youngs = 0.0f;
-  float poisson = 0.0f;
-  float density = 0.0f;
-  uint64_t seed = 0;
+  OverrideFlags overrides;
   bool paused = false;
   bool headless = false;
   int frames = 0;
@@ -174,14 +185,8 @@ struct RawFlags {
   std::string uiOpen;
 };
 
-// The scene/run flags whose presence (not value) decides whether they override the file.
-struct OverrideOptions {
-  CLI::Option *dt = nullptr, *substeps = nullptr, *iterations = nullptr, *youngs = nullptr, *poisson = nullptr,
-              *density = nullptr, *seed = nullptr;
-};
 
-OverrideOptions addAppFlags(CLI::App& cli, RawFlags& f) {
-  OverrideOptions o;
+void addAppFlags(CLI::App& cli, RawFlags& f) {
   CLI::Option* scene =
       cli.add_option("--scene", f.scene,
                      "Scene file (JSON) to open; a bare name like 'beam' is looked up in assets/scenes/ "
@@ -201,13 +206,7 @@ OverrideOptions addAppFlags(CLI::App& cli, RawFlags& f) {
                  "file changes; a failed build shows its log and the previous kernels keep running")
       ->check(CLI::ExistingDirectory)
       ->option_text("DIR");
-  o.dt = cli.add_option("--dt", f.dt, "Override the frame time step [s]")->option_text("S");
-  o.substeps = cli.add_option("--substeps", f.substeps, "Override the substeps per frame")->option_text("K");
-  o.iterations = cli.add_option("--iterations", f.iterations, "Override the iterations per substep")->option_text("I");
-  o.youngs = cli.add_option("--youngs", f.youngs, "Override every body's Young's modulus [Pa]")->option_text("E");
-  o.poisson = cli.add_option("--poisson", f.poisson, "Override every body's Poisson ratio [-]")->option_text("NU");
-  o.density = cli.add_option("--density", f.density, "Override every body's density [kg/m^3]")->option_text("RHO");
-  o.seed = cli.add_option("--seed", f.seed, "Override the scene's random seed")->option_text("N");
+  addOverrideFlags(cli, f.overrides);
   cli.add_flag("--paused", f.paused, "Start paused (space runs, S steps one frame)");
   cli.add_flag("--headless", f.headless,
                "Render offscreen in an invisible window (needs an X display, e.g. xvfb-run) and exit");
@@ -247,7 +246,6 @@ OverrideOptions addAppFlags(CLI::App& cli, RawFlags& f) {
                  "device list): scene, simulation, parameters, constraints, materials, colliders, drag, numbers, "
                  "view, record, opencl, opengl")
       ->option_text("LIST");
-  return o;
 }
 
 
@@ -267,7 +265,7 @@ CliOutcome parseCommandLine(int argc, char** argv) {
       "wheel zooms. Keys: space pause, S step, R reset, 1-4 PBD/XPBD/VBD/AVBD, F fit view, F12 screenshot.\n"
       "Headless example: xvfb-run -a tetlab --scene beam --solver avbd --headless --frames 300 --screenshot out.png");
   RawFlags flags;
-  const OverrideOptions overrideFlags = addAppFlags(cli, flags);
+  addAppFlags(cli, flags);
   SubcommandRun subcommand;
   registerSubcommands(cli, subcommand);
   cli.require_subcommand(0, 1);
@@ -343,13 +341,11 @@ CliOutcome parseCommandLine(int argc, char** argv) {
     }
   }
   app.kernelDir = flags.kernels;
-  if (overrideFlags.dt->count()) o.dt = flags.dt;
-  if (overrideFlags.substeps->count()) o.substeps = flags.substeps;
-  if (overrideFlags.iterations->count()) o.iterations = flags.iterations;
-  if (overrideFlags.youngs->count()) o.youngs = flags.youngs;
-  if (overrideFlags.poisson->count()) o.poisson = flags.poisson;
-  if (overrideFlags.density->count()) o.density = flags.density;
-  if (overrideFlags.seed->count()) o.seed = flags.seed;
+  {
+    SceneOverrides given = flags.overrides.given();
+    given.solver = o.solver;
+    o = given;
+  }
   if (Status s = validateOverrides(o); !s) {
     outcome.exitCode = printError(s.error().message);
     return outcome;

@@ -38,12 +38,7 @@ Status validate(const RunArgs& a) {
   if (a.backend != "cpu" && a.backend != "opencl")
     return Error{"unknown backend '" + a.backend + "'; use cpu or opencl"};
   if (a.frames < 1) return Error{"--frames must be at least 1"};
-  if (a.dt && !(*a.dt > 0.0f)) return Error{"--dt must be positive (seconds per frame)"};
-  if (a.substeps && *a.substeps < 1) return Error{"--substeps must be at least 1"};
-  if (a.iterations && *a.iterations < 1) return Error{"--iterations must be at least 1"};
-  if (a.youngs && !(*a.youngs > 0.0f)) return Error{"--youngs must be positive (Pa)"};
-  if (a.poisson && !(*a.poisson >= 0.0f && *a.poisson < 0.5f)) return Error{"--poisson must be in [0, 0.5)"};
-  if (a.density && !(*a.density > 0.0f)) return Error{"--density must be positive (kg/m^3)"};
+  if (Status s = validateOverrides(a.overrides); !s) return s;
   if (a.cellsThick < 1 || a.cellsThick > 64) return Error{"--cells-thick must be 1..64"};
   if (a.targetTets < 1) return Error{"--target-tets must be at least 1"};
   return Ok{};
@@ -92,7 +87,7 @@ int runRunCommand(const RunArgs& args) {
   SolverSettings settings = scene->settings;
   // XPBD's Neo-Hookean shear is explicit (xpbd_solver.h): unless the user
   // chose the substeps, take enough to stay inside its stability limit.
-  const XpbdSubstepPlan plan = planXpbdSubsteps(scene->model, settings, !args.substeps);
+  const XpbdSubstepPlan plan = planXpbdSubsteps(scene->model, settings, !args.overrides.substeps);
   if (const std::string text = plan.notice(); !text.empty())
     std::cout << "tetlab run: " << text << (plan.raised() ? "; pass --substeps to override" : "") << "\n";
   settings.step.substeps = plan.used;

@@ -6,11 +6,12 @@
 //              [--solver pbd|xpbd|vbd|avbd] [--backend cpu|opencl] --frames N [--dt S]
 //              [--substeps K] [--iterations I] [--youngs E] [--poisson NU] [--density RHO]
 //              [--seed N] [--stats out.csv] [--cells-thick N]
-#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "core/scene/scene_overrides.h"
 
 namespace tetlab {
 
@@ -21,16 +22,10 @@ struct RunArgs {
   std::string solver;                // pbd | xpbd | vbd | avbd; empty: the scene file's (presets, meshes: xpbd)
   std::string backend = "cpu";       // cpu | opencl
   int frames = 60;                   // frames to simulate, each of dt seconds
-  std::optional<float> dt;           // [s] frame time step (default StepSettings: 1/60)
-  std::optional<int> substeps;       // per frame (default StepSettings)
-  std::optional<int> iterations;     // per substep (default StepSettings)
-  std::optional<float> youngs;       // [Pa] (default: the preset's material)
-  std::optional<float> poisson;      // [-]
-  std::optional<float> density;      // [kg/m^3]
+  SceneOverrides overrides;          // --dt, --substeps, --iterations, --youngs, --poisson, --density, --seed
   std::string stats;                 // CSV output path, one row per frame; empty: none
   int cellsThick = 2;                // preset resolution (cells through the thickness)
   int targetTets = 5000;             // --mesh: approximate tet count
-  std::optional<uint64_t> seed;      // --scene: the scene's random seed
   std::vector<std::filesystem::path> assetDirs;  // --scene: where its relative mesh paths are looked up
 };
 

@@ -3,7 +3,6 @@
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_build.h"
 #include "core/scene/scene_json.h"
-#include "core/scene/scene_overrides.h"
 #include "core/sim/mesh_scene.h"
 #include "core/sim/state_setup.h"
 
@@ -11,15 +10,8 @@ namespace tetlab {
 namespace {
 
 SceneOverrides overridesOf(const RunArgs& args) {
-  SceneOverrides o;
+  SceneOverrides o = args.overrides;
   if (!args.solver.empty()) o.solver = parseSolverName(args.solver);
-  o.dt = args.dt;
-  o.substeps = args.substeps;
-  o.iterations = args.iterations;
-  o.youngs = args.youngs;
-  o.poisson = args.poisson;
-  o.density = args.density;
-  o.seed = args.seed;
   return o;
 }
 
@@ -41,10 +33,11 @@ Result<RunScene> fromSceneFile(const RunArgs& args) {
 
 // Presets and meshes: one material, the overrides applied to it and to the step.
 Result<RunScene> fromPresetOrMesh(const RunArgs& args) {
+  const SceneOverrides o = overridesOf(args);
   Material material = presetDefaultMaterial(args.preset.empty() ? "drop" : args.preset);
-  if (args.youngs) material.youngsModulus = *args.youngs;
-  if (args.poisson) material.poissonRatio = *args.poisson;
-  if (args.density) material.density = *args.density;
+  if (o.youngs) material.youngsModulus = *o.youngs;
+  if (o.poisson) material.poissonRatio = *o.poisson;
+  if (o.density) material.density = *o.density;
   Result<Scene> scene = Error{""};
   RunScene out;
   if (!args.preset.empty()) {
@@ -61,10 +54,10 @@ Result<RunScene> fromPresetOrMesh(const RunArgs& args) {
   if (!scene) return scene.error();
   out.scene = std::move(*scene);
   SolverSettings& s = out.scene.settings;
-  s.solver = args.solver.empty() ? SolverKind::Xpbd : *parseSolverName(args.solver);
-  if (args.dt) s.step.dt = *args.dt;
-  if (args.substeps) s.step.substeps = *args.substeps;
-  if (args.iterations) s.step.iterations = *args.iterations;
+  s.solver = o.solver.value_or(SolverKind::Xpbd);
+  if (o.dt) s.step.dt = *o.dt;
+  if (o.substeps) s.step.substeps = *o.substeps;
+  if (o.iterations) s.step.iterations = *o.iterations;
   out.state = makeSceneState(out.scene);
   return out;
 }
