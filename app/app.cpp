@@ -99,12 +99,17 @@ glm::ivec2 App::targetSize() const {
 
 glm::vec2 App::displaySize() const { return glm::vec2(options_.headless ? targetSize() : window_->windowSize()); }
 
-void App::fitView() {
+void App::fitView(bool toLanding) {
   if (!simView_) return;
   camera_.lensShift.x = panelLensShift(displaySize().x);
   const glm::ivec2 size = targetSize();
   const float aspect = size.y > 0 ? static_cast<float>(size.x) / static_cast<float>(size.y) : 1.0f;
-  camera_.fitToBounds(simView_->bounds().min, simView_->bounds().max, aspect);
+  glm::vec3 lo = simView_->bounds().min, hi = simView_->bounds().max;
+  if (toLanding && session_) {
+    const GroundPlane& ground = session_->settings().colliders.ground;
+    extendToLanding(ground.enabled, ground.height, session_->settings().step.gravity, lo, hi);
+  }
+  camera_.fitToBounds(lo, hi, aspect);
 }
 
 void App::reportError(const std::string& message) {

@@ -83,7 +83,9 @@ class App {
  private:
   App() = default;
   glm::ivec2 targetSize() const;
-  void fitView();
+  // F and the panel's fit frame the bodies as they are; a scene's first fit
+  // (no camera in the file) also frames where they will land (extendToLanding).
+  void fitView(bool toLanding = false);
   void reportError(const std::string& message);
   void reportNotice(const std::string& message);
 

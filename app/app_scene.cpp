@@ -67,7 +67,7 @@ Status App::installScene(SceneDesc desc, BuiltScene built, const std::filesystem
   if (camera.set)
     applyCamera(camera);
   else
-    fitView();
+    fitView(true);
   if (previous == Backend::OpenCl)
     if (Status s = switchBackend(Backend::OpenCl); !s) reportError(s.error().message);
   return Ok{};

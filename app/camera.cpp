@@ -66,6 +66,14 @@ void OrbitCamera::fitToBounds(const glm::vec3& boundsMin, const glm::vec3& bound
   maxDistance = 100.0f * distance;
 }
 
+void extendToLanding(bool groundEnabled, float groundHeight, const glm::vec3& gravity, glm::vec3& boundsMin,
+                     glm::vec3& boundsMax) {
+  if (!groundEnabled || !(gravity.y < 0.0f) || !(boundsMin.y > groundHeight)) return;
+  // The body keeps its height when it lands: its top ends at ground + height.
+  boundsMin.y = groundHeight;
+  boundsMax.y = std::max(boundsMax.y, groundHeight);
+}
+
 bool CameraController::handle(const InputEvent& event, bool uiWantsMouse, float viewportHeight, OrbitCamera& camera) {
   switch (event.type) {
     case InputEvent::Type::kButtonPress:

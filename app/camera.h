@@ -78,4 +78,12 @@ class CameraController {
   glm::vec2 lastCursor_{0.0f};
 };
 
+// The bounds a dropped body will sweep: `boundsMin..boundsMax` extended down to
+// the ground plane when the ground is on and gravity pulls down (-y) towards it,
+// so the first automatic fit frames the body from where it starts to where it
+// lands (an OBJ drop starts 40 cm up; fitting only the start left it at the
+// bottom edge after the fall). Unchanged otherwise.
+void extendToLanding(bool groundEnabled, float groundHeight, const glm::vec3& gravity, glm::vec3& boundsMin,
+                     glm::vec3& boundsMax);
+
 }  // namespace tetlab

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 #include <glm/geometric.hpp>
 #include <glm/mat4x4.hpp>
@@ -17,6 +18,29 @@ namespace {
 glm::vec3 projectToNdc(const OrbitCamera& camera, float aspect, const glm::vec3& p) {
   const glm::vec4 clip = camera.projectionMatrix(aspect) * camera.viewMatrix() * glm::vec4(p, 1.0f);
   return glm::vec3(clip) / clip.w;
+}
+
+// A body dropped from 0.4 m: the first fit spans the ground to its top, so it
+// stays in frame after it lands; nothing changes without a ground below it or
+// without gravity pulling it down.
+TEST(OrbitCamera, FirstFitExtendsToWhereTheBodyLands) {
+  const glm::vec3 down(0.0f, -9.81f, 0.0f);
+  glm::vec3 lo(-0.15f, 0.4f, -0.15f), hi(0.15f, 0.7f, 0.15f);
+  extendToLanding(true, 0.0f, down, lo, hi);
+  EXPECT_EQ(lo, glm::vec3(-0.15f, 0.0f, -0.15f));
+  EXPECT_EQ(hi, glm::vec3(0.15f, 0.7f, 0.15f));
+
+  for (auto [ground, gravity] : {std::pair{false, down}, std::pair{true, glm::vec3(0.0f)},
+                                 std::pair{true, glm::vec3(0.0f, 9.81f, 0.0f)}}) {
+    glm::vec3 a(-0.15f, 0.4f, -0.15f), b(0.15f, 0.7f, 0.15f);
+    extendToLanding(ground, 0.0f, gravity, a, b);
+    EXPECT_EQ(a.y, 0.4f);
+    EXPECT_EQ(b.y, 0.7f);
+  }
+  glm::vec3 resting(-0.1f, 0.0f, -0.1f), top(0.1f, 0.2f, 0.1f);  // already on the ground
+  extendToLanding(true, 0.0f, down, resting, top);
+  EXPECT_EQ(resting.y, 0.0f);
+  EXPECT_EQ(top.y, 0.2f);
 }
 
 TEST(OrbitCamera, BasisIsOrthonormalAndLooksAtTarget) {
