@@ -44,10 +44,4 @@ double sceneEnergyScale(const SimModel& model, const StepSettings& step, const E
   return mass * (g * size + 1.0) + std::fabs(start.total()) + start.kinetic;
 }
 
-bool undampedScene(const SimModel& model, const StepSettings& step) {
-  bool undamped = step.velocityDamping == 0.0f;
-  for (const Material& m : model.materials) undamped = undamped && m.damping == 0.0f;
-  return undamped;
-}
-
 }  // namespace tetlab

@@ -61,8 +61,4 @@ EnergyRiseCheck checkEnergyRise(bool unforced, double total, double start, doubl
 // Used by the explosion check and the energy-rise check.
 double sceneEnergyScale(const SimModel& model, const StepSettings& step, const EnergyReport& start);
 
-// No drag and no material damping: an unforced run of it conserves energy
-// (a damped one loses some; both are held to checkEnergyRise).
-bool undampedScene(const SimModel& model, const StepSettings& step);
-
 }  // namespace tetlab
