@@ -49,14 +49,6 @@ INSTANTIATE_TEST_SUITE_P(Solvers, SlopeFriction,
                          testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd),
                          phystest::paramName);
 
-}  // namespace
-}  // namespace tetlab
-
-namespace tetlab {
-namespace {
-
-using namespace frictiontest;
-
 class CornerContact : public testing::TestWithParam<SolverKind> {};
 
 // A block thrown into a ground/wall corner (tests/friction_scenes.h) stays
