@@ -263,7 +263,6 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
 }
 
 cl_int PositionBasedGpu::enqueueBodyContacts(const ClContext& ctx, DeviceState& s, Profiler& profiler) {
-  static_assert(kMaxContactsPerVertex == 16, "PB_BODY_CONTACT_K in shaders/cl/body_contact_pb.clh");
   DeviceBodyContacts& c = s.bodyContacts;
   const size_t local = program_.localSize();
   cl::Kernel& rows = program_.kernel(kBodyContactRows);

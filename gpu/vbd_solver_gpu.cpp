@@ -34,7 +34,6 @@ namespace tetlab {
 
 namespace {
 
-static_assert(kMaxContactsPerVertex == 16, "VBD_BODY_CONTACT_K in shaders/cl/vbd_vertex.clh");
 
 class VbdSolverGpu final : public GpuSolver {
  public:

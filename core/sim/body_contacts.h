@@ -25,10 +25,12 @@
 
 #include <glm/vec4.hpp>
 
+#include "shaders/cl/common/layout.clh"
+
 namespace tetlab {
 
 inline constexpr uint32_t kNoContact = 0xffffffffu;
-inline constexpr uint32_t kMaxContactsPerVertex = 16;
+inline constexpr uint32_t kMaxContactsPerVertex = TL_MAX_CONTACTS_PER_VERTEX;
 // Distances within this fraction of the search radius count as a tie in detection.
 inline constexpr float kBodyContactTieTolerance = 1.0e-4f;
 

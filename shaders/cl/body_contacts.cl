@@ -32,6 +32,7 @@
 
 #include "common/compat_cl.clh"
 #include "common/body_contact.clh"
+#include "common/layout.clh"
 
 #ifndef BC_GROUP
 #error "BC_GROUP (work-group size) must be set by the host (gpu/body_contact_detection_gpu.cpp)"
@@ -41,7 +42,7 @@
 #endif
 
 #define BC_NO_CONTACT 0xffffffffu
-#define BC_K 16u  // kMaxContactsPerVertex
+#define BC_K TL_MAX_CONTACTS_PER_VERTEX
 // gridCounters: [0] entries this substep, [1] flags this substep,
 // [2] peak entries since the host's last read, [3] substeps that fell back since then.
 #define BC_FLAG_FULL 1u   // more entries than capacity

@@ -11,8 +11,10 @@
 // It is never included from a .clh itself: the OpenCL build inlines every
 // #include textually (gpu/cl_program.h), and glm must not reach the device.
 // Rules for .clh code so both compilers agree:
-//   - float3 values only through TL_FLOAT3(x, y, z); no swizzles (.xyz), no
-//     vector literals, no implicit double (write 1.0f);
+//   - float3 values only through TL_FLOAT3(x, y, z); no swizzles (.xyz: use
+//     TL_XYZ(v)), no vector literals, no implicit double (write 1.0f);
+//   - arrays the assembly gathers from are `TL_GLOBAL const float4*` (the
+//     device's __global buffers, the CPU's std::vector data());
 //   - functions are TL_FN (static inline), pointers are private out-params;
 //   - wrap the file in TL_BEGIN / TL_END (namespace tetlab::clm in C++).
 #include <algorithm>
@@ -21,6 +23,7 @@
 
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec2.hpp>
 #include <glm/vec4.hpp>
 
 #define TETLAB_CL_COMPAT_CPP 1
@@ -33,12 +36,16 @@
   }
 #define TL_FLOAT3(x, y, z) ::glm::vec3((x), (y), (z))
 #define TL_FLOAT4(x, y, z, w) ::glm::vec4((x), (y), (z), (w))
+#define TL_GLOBAL
+#define TL_XYZ(v) ::glm::vec3(v)
 
 namespace tetlab {
 namespace clm {
 using float3 = ::glm::vec3;
 using float4 = ::glm::vec4;
 using uint = uint32_t;
+using uint2 = ::glm::uvec2;
+using uint4 = ::glm::uvec4;
 using ::glm::cross;
 using ::glm::dot;
 using ::glm::length;
