@@ -8,6 +8,7 @@
 #include "app/colormap.h"
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
+#include "core/sim/presets.h"
 #include "gpu/opencl_simulator.h"
 
 namespace tetlab {

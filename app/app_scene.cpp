@@ -7,6 +7,7 @@
 #include "app/app.h"
 #include "app/asset_paths.h"
 #include "core/scene/scene_json.h"
+#include "core/sim/presets.h"
 
 namespace tetlab {
 

@@ -120,7 +120,7 @@ void addRunSubcommand(CLI::App& cli, SubcommandRun& outRun) {
   mesh->excludes(preset);
   scene->excludes(mesh);
   scene->excludes(preset);
-  run->add_option("--solver", args->solver, "pbd, xpbd, vbd or avbd (default: the scene's; presets and meshes: xpbd)")
+  run->add_option("--solver", args->solver, "pbd, xpbd, vbd or avbd (default: the scene's; presets: xpbd, meshes: vbd)")
       ->option_text("NAME");
   run->add_option("--backend", args->backend, "cpu or opencl")->capture_default_str();
   run->add_option("--frames", args->frames, "Frames to simulate")->capture_default_str();

@@ -16,7 +16,6 @@
 #include "core/sim/convergence.h"
 #include "core/scene/enum_names.h"
 #include "core/sim/energy.h"
-#include "core/sim/mesh_scene.h"
 #include "core/sim/presets.h"
 #include "core/sim/solver_settings.h"
 #include "core/sim/state_setup.h"

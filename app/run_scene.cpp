@@ -3,8 +3,7 @@
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_build.h"
 #include "core/scene/scene_json.h"
-#include "core/sim/mesh_scene.h"
-#include "core/sim/state_setup.h"
+#include "core/sim/presets.h"
 
 namespace tetlab {
 namespace {
@@ -15,57 +14,41 @@ SceneOverrides overridesOf(const RunArgs& args) {
   return o;
 }
 
-Result<RunScene> fromSceneFile(const RunArgs& args) {
-  Result<SceneDesc> desc = loadSceneFile(args.scene);
-  if (!desc) return desc.error();
-  applyOverrides(overridesOf(args), *desc);
-  SceneBuildOptions options;
-  options.searchDirs.push_back(std::filesystem::path(args.scene).parent_path());
-  for (const std::filesystem::path& d : args.assetDirs) options.searchDirs.push_back(d);
-  Result<BuiltScene> built = buildScene(*desc, options);
-  if (!built) return Error{args.scene + ": " + built.error().message};
-  RunScene out;
-  out.state = makeInitialState(*built);
-  out.scene = std::move(built->scene);
-  if (out.scene.name.empty()) out.scene.name = desc->name;
-  return out;
-}
-
-// Presets and meshes: one material, the overrides applied to it and to the step.
-Result<RunScene> fromPresetOrMesh(const RunArgs& args) {
-  const SceneOverrides o = overridesOf(args);
-  Material material = presetDefaultMaterial(args.preset.empty() ? "drop" : args.preset);
-  if (o.youngs) material.youngsModulus = *o.youngs;
-  if (o.poisson) material.poissonRatio = *o.poisson;
-  if (o.density) material.density = *o.density;
-  Result<Scene> scene = Error{""};
-  RunScene out;
-  if (!args.preset.empty()) {
-    PresetOptions options;
-    options.material = material;
-    options.cellsThick = uint32_t(args.cellsThick);
-    scene = makePresetScene(args.preset, options);
-  } else {
-    MeshSceneOptions options;
-    options.material = material;
-    options.targetTets = args.targetTets;
-    scene = makeMeshScene(args.mesh, options, &out.note);
+// The three sources as one scene description; `where` names it in errors.
+Result<SceneDesc> describeSource(const RunArgs& args, std::string& where, SceneBuildOptions& options) {
+  if (!args.scene.empty()) {
+    where = args.scene;
+    options.searchDirs.push_back(std::filesystem::path(args.scene).parent_path());
+    return loadSceneFile(args.scene);
   }
-  if (!scene) return scene.error();
-  out.scene = std::move(*scene);
-  SolverSettings& s = out.scene.settings;
-  s.solver = o.solver.value_or(SolverKind::Xpbd);
-  if (o.dt) s.step.dt = *o.dt;
-  if (o.substeps) s.step.substeps = *o.substeps;
-  if (o.iterations) s.step.iterations = *o.iterations;
-  out.state = makeSceneState(out.scene);
-  return out;
+  if (!args.preset.empty()) {
+    where = "preset '" + args.preset + "'";
+    PresetOptions preset;
+    preset.material = presetDefaultMaterial(args.preset);
+    preset.cellsThick = uint32_t(args.cellsThick);
+    return presetSceneDesc(args.preset, preset);
+  }
+  where = args.mesh;
+  return makeMeshDropScene(args.mesh, args.targetTets);
 }
 
 }  // namespace
 
 Result<RunScene> buildRunScene(const RunArgs& args) {
-  return args.scene.empty() ? fromPresetOrMesh(args) : fromSceneFile(args);
+  std::string where;
+  SceneBuildOptions options;
+  Result<SceneDesc> desc = describeSource(args, where, options);
+  if (!desc) return desc.error();
+  applyOverrides(overridesOf(args), *desc);
+  for (const std::filesystem::path& d : args.assetDirs) options.searchDirs.push_back(d);
+  Result<BuiltScene> built = buildScene(*desc, options);
+  if (!built) return Error{where + ": " + built.error().message};
+  RunScene out;
+  out.state = makeInitialState(*built);
+  if (!args.mesh.empty() && !built->bodies.empty()) out.note = built->bodies.front().note;
+  out.scene = std::move(built->scene);
+  if (out.scene.name.empty()) out.scene.name = desc->name;
+  return out;
 }
 
 }  // namespace tetlab

@@ -2,13 +2,14 @@
 // What `tetlab run` simulates, from any of its three sources, with the same
 // overrides the window takes:
 //
-//   --scene NAME|FILE.json   a scene file (assets/scenes/*.json or the user's own):
-//                            loadSceneFile -> applyOverrides -> buildScene (as the window does)
-//   --preset beam|drop|hang  the generated presets of core/sim/presets.h
-//   --mesh FILE.obj          an OBJ through the mesh pipeline, dropped on the ground
+//   --scene NAME|FILE.json   a scene file (assets/scenes/*.json or the user's own)
+//   --preset beam|drop|hang  a preset: a scene description generated in code (core/sim/presets.h)
+//   --mesh FILE.obj          an OBJ dropped on the ground, the window's mesh scene (makeMeshDropScene)
 //
-// The solver is the scene file's unless --solver is given (presets and meshes:
-// XPBD), so a scene tuned in the window runs headless unchanged.
+// All three become a SceneDesc and go the window's way: applyOverrides ->
+// buildScene. The solver is the scene's unless --solver is given (presets:
+// XPBD; meshes: VBD, as in the window), so a scene tuned in the window runs
+// headless unchanged.
 #include <string>
 
 #include "app/run_command.h"

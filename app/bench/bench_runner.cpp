@@ -9,7 +9,8 @@
 #include "core/cpu/xpbd_solver.h"
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"
-#include "core/sim/mesh_scene.h"
+#include "core/scene/scene_build.h"
+#include "core/sim/presets.h"
 #include "core/sim/solver.h"
 #include "core/sim/stepper.h"
 #include "gpu/opencl_simulator.h"
@@ -167,10 +168,10 @@ Result<Scene> makeBenchScene(const std::string& name, const BenchConfig& config)
   if (name == "contacts") return makeContactsScene(config);
   const std::string meshPrefix = "mesh:";
   if (name.rfind(meshPrefix, 0) == 0) {
-    MeshSceneOptions options;
-    options.material = presetDefaultMaterial("drop");
-    options.targetTets = config.targetTets;
-    return makeMeshScene(name.substr(meshPrefix.size()), options);
+    const std::string path = name.substr(meshPrefix.size());
+    Result<BuiltScene> built = buildScene(makeMeshDropScene(path, config.targetTets), SceneBuildOptions{});
+    if (!built) return Error{path + ": " + built.error().message};
+    return std::move(built->scene);
   }
   PresetOptions options;
   options.material = presetDefaultMaterial(name);

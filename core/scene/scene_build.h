@@ -27,7 +27,7 @@
 #include "core/model/model_builder.h"
 #include "core/result.h"
 #include "core/scene/scene_desc.h"
-#include "core/sim/presets.h"
+#include "core/sim/scene.h"
 
 namespace tetlab {
 

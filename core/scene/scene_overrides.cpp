@@ -31,22 +31,4 @@ void applyOverrides(const SceneOverrides& o, SceneDesc& scene) {
   }
 }
 
-SceneDesc makeMeshDropScene(const std::string& meshPath, int targetTets) {
-  SceneDesc scene;
-  scene.name = std::filesystem::path(meshPath).stem().string();
-  scene.description = "Your mesh in soft rubber dropped from 40 cm onto the ground.";
-  BodySpec body;
-  body.name = scene.name;
-  body.source = BodySource::Mesh;
-  body.meshPath = meshPath;
-  body.fitSize = 0.3f;
-  body.tets.targetTets = targetTets;
-  body.transform.lift = true;
-  body.transform.liftTo = 0.4f;
-  body.material = Material{1.0e5f, 0.3f, 1000.0f, 0.0f};
-  scene.bodies.push_back(body);
-  scene.settings.solver = SolverKind::Vbd;
-  return scene;
-}
-
 }  // namespace tetlab

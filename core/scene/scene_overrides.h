@@ -1,7 +1,7 @@
 #pragma once
 // Command-line overrides of a scene (the run flags shared by `tetlab` and
 // `tetlab run`): whatever is set replaces the file's value, the rest of the
-// file stays. Also the scene used when the user gives only an OBJ.
+// file stays.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,10 +27,5 @@ Status validateOverrides(const SceneOverrides& overrides);
 
 // Applies the set values; a density override scales density regions by the same factor.
 void applyOverrides(const SceneOverrides& overrides, SceneDesc& scene);
-
-// One OBJ dropped onto the ground: fitted into a 0.3 m cube, lowest point at
-// 0.4 m, soft rubber (E = 100 kPa, nu = 0.3, 1000 kg/m^3), VBD, the camera left
-// to the app's automatic fit. meshPath is stored as given.
-SceneDesc makeMeshDropScene(const std::string& meshPath, int targetTets = 2000);
 
 }  // namespace tetlab

@@ -1,14 +1,52 @@
 #include "core/sim/presets.h"
 
-#include <algorithm>
-#include <cmath>
-#include <functional>
+#include <filesystem>
 
-#include "core/model/generators.h"
-#include "core/model/model_builder.h"
-#include "core/sim/state_setup.h"
+#include "core/scene/scene_build.h"
 
 namespace tetlab {
+namespace {
+
+// Pins are chosen by rest position with a tolerance relative to the cell size.
+BodySpec beamBody(uint32_t N) {
+  const float t = 0.1f;
+  BodySpec b;
+  b.source = BodySource::Box;
+  b.box.min = {0.0f, -0.5f * t, -0.5f * t};
+  b.box.size = {1.0f, t, t};
+  b.box.cells = {10 * N, N, N};
+  b.box.split = CubeSplit::SixSymmetric;
+  const float tol = 1e-3f * t / float(N);
+  b.pins.push_back(PinRegion{{-1.0f, -1.0f, -1.0f}, {tol, 1.0f, 1.0f}});
+  return b;
+}
+
+BodySpec dropBody(uint32_t N) {
+  const float r = 0.1f;
+  BodySpec b;
+  b.source = BodySource::Sphere;
+  b.sphere.center = {0.0f, 0.5f + r, 0.0f};
+  b.sphere.radius = r;
+  b.sphere.cellsAcross = 2 * N;
+  return b;
+}
+
+BodySpec hangBody(uint32_t N) {
+  const glm::vec3 lo{0.0f, 0.4f, 0.0f}, size{0.6f, 0.6f, 0.03f};
+  BodySpec b;
+  b.source = BodySource::Box;
+  b.box.min = lo;
+  b.box.size = size;
+  b.box.cells = {8 * N, 8 * N, N};
+  b.box.split = CubeSplit::SixSymmetric;
+  const float tol = 1e-3f * size.x / float(8 * N);
+  const float top = lo.y + size.y - tol;
+  b.pins.push_back(PinRegion{{lo.x - 1.0f, top, -1.0f}, {lo.x + tol, top + 1.0f, 1.0f}});
+  b.pins.push_back(PinRegion{{lo.x + size.x - tol, top, -1.0f}, {lo.x + size.x + 1.0f, top + 1.0f, 1.0f}});
+  return b;
+}
+
+}  // namespace
 
 std::vector<std::string> presetNames() { return {"beam", "drop", "hang"}; }
 
@@ -20,52 +58,57 @@ Material presetDefaultMaterial(std::string_view name) {
   return m;
 }
 
-Result<Scene> makePresetScene(std::string_view name, const PresetOptions& options) {
+Result<SceneDesc> presetSceneDesc(std::string_view name, const PresetOptions& options) {
   if (options.cellsThick < 1 || options.cellsThick > 64)
     return Error{"preset '" + std::string(name) + "': cells through the thickness must be 1..64, got " +
                  std::to_string(options.cellsThick)};
   const uint32_t N = options.cellsThick;
-  Scene scene;
-  scene.name = std::string(name);
-  BodyDesc body;
-  body.material = options.material;
-  body.name = scene.name;
-  // Pins are chosen by rest position with a tolerance relative to the cell size.
-  std::function<bool(glm::vec3)> pin;
+  SceneDesc desc;
+  desc.name = std::string(name);
+  desc.settings.solver = SolverKind::Xpbd;
+  BodySpec body;
   if (name == "beam") {
-    const float t = 0.1f;
-    body.mesh = makeBoxTetMesh({0.0f, -0.5f * t, -0.5f * t}, {1.0f, t, t}, {10 * N, N, N}, CubeSplit::SixSymmetric);
-    const float tol = 1e-3f * t / float(N);
-    pin = [tol](glm::vec3 p) { return p.x <= tol; };
-    scene.settings.colliders.ground.enabled = false;
+    body = beamBody(N);
+    desc.settings.colliders.ground.enabled = false;
   } else if (name == "drop") {
-    const float r = 0.1f;
-    body.mesh = makeSphereTetMesh({0.0f, 0.5f + r, 0.0f}, r, 2 * N);
+    body = dropBody(N);
   } else if (name == "hang") {
-    const glm::vec3 lo{0.0f, 0.4f, 0.0f}, size{0.6f, 0.6f, 0.03f};
-    body.mesh = makeBoxTetMesh(lo, size, {8 * N, 8 * N, N}, CubeSplit::SixSymmetric);
-    const float tol = 1e-3f * size.x / float(8 * N);
-    pin = [=](glm::vec3 p) {
-      return p.y >= lo.y + size.y - tol && (p.x <= lo.x + tol || p.x >= lo.x + size.x - tol);
-    };
+    body = hangBody(N);
   } else {
     std::string known;
     for (const std::string& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
     return Error{"unknown preset '" + std::string(name) + "'; known presets: " + known};
   }
-  Result<SimModel> model = buildSimModel(std::span<const BodyDesc>(&body, 1));
-  if (!model) return Error{"preset '" + scene.name + "': " + model.error().message};
-  scene.model = std::move(model).value();
-  if (pin)
-    for (uint32_t i = 0; i < scene.model.vertexCount(); ++i)
-      if (pin(scene.model.restPositions[i])) scene.pinned.push_back(i);
+  body.name = desc.name;
+  body.material = options.material;
+  desc.bodies.push_back(std::move(body));
+  return desc;
+}
+
+SceneDesc makeMeshDropScene(const std::string& meshPath, int targetTets) {
+  SceneDesc scene;
+  scene.name = std::filesystem::path(meshPath).stem().string();
+  scene.description = "Your mesh in soft rubber dropped from 40 cm onto the ground.";
+  BodySpec body;
+  body.name = scene.name;
+  body.source = BodySource::Mesh;
+  body.meshPath = meshPath;
+  body.fitSize = 0.3f;
+  body.tets.targetTets = targetTets;
+  body.transform.lift = true;
+  body.transform.liftTo = 0.4f;
+  body.material = presetDefaultMaterial("drop");
+  scene.bodies.push_back(body);
+  scene.settings.solver = SolverKind::Vbd;
   return scene;
 }
 
-State makeSceneState(const Scene& scene) {
-  State state = makeState(scene.model);
-  pinVertices(state, scene.pinned);
-  return state;
+Result<Scene> makePresetScene(std::string_view name, const PresetOptions& options) {
+  Result<SceneDesc> desc = presetSceneDesc(name, options);
+  if (!desc) return desc.error();
+  Result<BuiltScene> built = buildScene(*desc, SceneBuildOptions{});
+  if (!built) return Error{"preset '" + std::string(name) + "': " + built.error().message};
+  return std::move(built->scene);
 }
 
 }  // namespace tetlab

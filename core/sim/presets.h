@@ -1,37 +1,34 @@
 #pragma once
-// Built-in scenes for `tetlab run --preset`, the app's scene menu and the
-// physics tests, so all three simulate exactly the same setup.
+// The built-in presets of `tetlab run --preset`, the bench and the physics
+// tests. A preset is a scene description generated in code: it builds through
+// the same buildScene as assets/scenes/*.json, so there is one scene system
+// and the overrides, pins and CSV columns work alike for all of them.
 //
 //   beam  1.0 x 0.1 x 0.1 m box along +x from x = 0 (axis on y = z = 0), every
 //         vertex with x = 0 pinned, gravity -y, no ground. cellsThick N cells
-//         through the thickness, 10 N along the length.
+//         through the thickness, 10 N along the length
+//         (assets/scenes/beam.json is this beam lifted 0.5 m).
 //   drop  a ball of radius 0.1 m whose lowest point starts 0.5 m above the
 //         ground plane y = 0; 2 N cells across.
 //   hang  a 0.6 x 0.6 x 0.03 m vertical slab (x-y plane) pinned at its two top
 //         corners (every vertex of the two corner edges through the
 //         thickness); 8 N x 8 N x N cells.
+//
+// Presets default to XPBD (the solver of `tetlab run` before scene files).
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/model/material.h"
-#include "core/model/sim_model.h"
 #include "core/result.h"
-#include "core/sim/solver_settings.h"
-#include "core/sim/state.h"
+#include "core/scene/scene_desc.h"
+#include "core/sim/scene.h"
 
 namespace tetlab {
 
 struct PresetOptions {
   Material material;       // used as given (see presetDefaultMaterial)
-  uint32_t cellsThick = 2; // N above, >= 1
-};
-
-struct Scene {
-  std::string name;
-  SimModel model;
-  SolverSettings settings;        // colliders and constraint toggles for the scene
-  std::vector<uint32_t> pinned;   // vertices to pin (w = 0) in a new state
+  uint32_t cellsThick = 2; // N above, 1..64
 };
 
 std::vector<std::string> presetNames();
@@ -42,10 +39,17 @@ std::vector<std::string> presetNames();
 // density 1000 kg/m^3.
 Material presetDefaultMaterial(std::string_view name);
 
-// Fails on an unknown name (listing the known ones) or bad options.
-Result<Scene> makePresetScene(std::string_view name, const PresetOptions& options);
+// The preset as a scene description. Fails on an unknown name (listing the
+// known ones) or bad options.
+Result<SceneDesc> presetSceneDesc(std::string_view name, const PresetOptions& options);
 
-// makeState(scene.model) with scene.pinned pinned.
-State makeSceneState(const Scene& scene);
+// A user's OBJ as a scene (the window's --mesh and drop target, `tetlab run
+// --mesh`, the bench's mesh: scenes): one OBJ dropped onto the ground: fitted into a 0.3 m cube, lowest point at
+// 0.4 m, soft rubber (E = 100 kPa, nu = 0.3, 1000 kg/m^3), VBD, the camera left
+// to the app's automatic fit. meshPath is stored as given.
+SceneDesc makeMeshDropScene(const std::string& meshPath, int targetTets = 2000);
+
+// buildScene(presetSceneDesc(name, options)).scene.
+Result<Scene> makePresetScene(std::string_view name, const PresetOptions& options);
 
 }  // namespace tetlab

@@ -89,6 +89,36 @@ TEST(SceneBuild, BeamFileIsTheBeamPresetLiftedHalfAMetre) {
   EXPECT_FALSE(file->scene.settings.colliders.ground.enabled);
 }
 
+// A preset is a scene description: written as a scene file and read back, it
+// builds the same model, pins and settings, so `tetlab run --preset X` and a
+// saved copy of it run the same simulation.
+TEST(SceneBuild, EveryPresetRoundTripsThroughASceneFile) {
+  for (const std::string& name : presetNames()) {
+    PresetOptions options;
+    options.material = presetDefaultMaterial(name);
+    options.cellsThick = 1;
+    Result<SceneDesc> desc = presetSceneDesc(name, options);
+    ASSERT_TRUE(desc.ok()) << desc.error().message;
+    Result<SceneDesc> reread = parseSceneJson(sceneToJsonText(*desc), name + ".json");
+    ASSERT_TRUE(reread.ok()) << reread.error().message;
+    Result<BuiltScene> a = buildScene(*desc, SceneBuildOptions{});
+    Result<BuiltScene> b = buildScene(*reread, SceneBuildOptions{});
+    ASSERT_TRUE(a.ok() && b.ok()) << name;
+    EXPECT_EQ(a->scene.model.restPositions, b->scene.model.restPositions) << name;
+    EXPECT_EQ(a->scene.pinned, b->scene.pinned) << name;
+    EXPECT_FALSE(a->scene.model.restPositions.empty()) << name;
+    EXPECT_EQ(a->scene.settings.solver, SolverKind::Xpbd) << name;
+    EXPECT_EQ(b->scene.settings.colliders.ground.enabled, name != "beam") << name;
+    EXPECT_EQ(b->scene.model.materials.at(0).youngsModulus, options.material.youngsModulus) << name;
+  }
+  // The beam is pinned at x = 0 only, the slab at its two top corner edges only.
+  PresetOptions options;
+  Result<Scene> hang = makePresetScene("hang", options);
+  ASSERT_TRUE(hang.ok());
+  EXPECT_EQ(hang->pinned.size(), 2u * (options.cellsThick + 1u));
+  EXPECT_FALSE(presetSceneDesc("bridge", options).ok());
+}
+
 TEST(SceneBuild, HangingSlabIsPinnedAtTwoCornerEdges) {
   Result<BuiltScene> built = buildFile("hang.json");
   ASSERT_TRUE(built.ok()) << built.error().message;

@@ -1,0 +1,13 @@
+#include "core/sim/scene.h"
+
+#include "core/sim/state_setup.h"
+
+namespace tetlab {
+
+State makeSceneState(const Scene& scene) {
+  State state = makeState(scene.model);
+  pinVertices(state, scene.pinned);
+  return state;
+}
+
+}  // namespace tetlab

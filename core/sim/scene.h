@@ -1,0 +1,24 @@
+#pragma once
+// A built scene as the solvers see it: the model, the settings it was made
+// with and the vertices pinned in a fresh state. Every source (a scene file,
+// a preset, an OBJ) ends here through buildScene (core/scene/scene_build.h).
+#include <string>
+#include <vector>
+
+#include "core/model/sim_model.h"
+#include "core/sim/solver_settings.h"
+#include "core/sim/state.h"
+
+namespace tetlab {
+
+struct Scene {
+  std::string name;
+  SimModel model;
+  SolverSettings settings;        // colliders and constraint toggles for the scene
+  std::vector<uint32_t> pinned;   // vertices to pin (w = 0) in a new state
+};
+
+// makeState(scene.model) with scene.pinned pinned.
+State makeSceneState(const Scene& scene);
+
+}  // namespace tetlab
