@@ -16,10 +16,7 @@
 // show that sentence to the user.
 #include <atomic>
 #include <functional>
-#include <mutex>
-#include <optional>
 #include <string>
-#include <thread>
 
 #include "core/mesh/surface_checks.h"
 #include "core/mesh/tet_cleanup.h"
@@ -96,42 +93,5 @@ inline constexpr double kMinRelativeThickness = 1e-6;
 // from the calling thread.
 Result<TetResult> tetrahedralizeSurface(const SurfaceMesh& surface, const TetOptions& options = {},
                                         const TetProgress& progress = {}, const std::atomic<bool>* cancel = nullptr);
-
-// Runs tetrahedralizeSurface on a worker thread so the UI never waits:
-//   job.start(surface, options);  each frame: job.progress(); if (job.finished()) r = job.take();
-// cancel() stops TetGen's process or the fallback; the destructor cancels and joins.
-class TetrahedralizeJob {
- public:
-  struct Progress {
-    TetPhase phase = TetPhase::Checking;
-    float fraction = 0.0f;          // within the phase, 0..1 (TetGen reports none: 0 until done)
-    double elapsedSeconds = 0.0;
-  };
-
-  TetrahedralizeJob() = default;
-  TetrahedralizeJob(const TetrahedralizeJob&) = delete;
-  TetrahedralizeJob& operator=(const TetrahedralizeJob&) = delete;
-  ~TetrahedralizeJob();
-
-  void start(SurfaceMesh surface, TetOptions options);  // cancels and joins a running job first
-  void cancel();
-  bool running() const;
-  bool finished() const;
-  Progress progress() const;
-  // The result once finished (moves it out; later calls return nullopt).
-  std::optional<Result<TetResult>> take();
-
- private:
-  void stop();
-
-  std::thread worker_;
-  std::atomic<bool> cancel_{false};
-  std::atomic<bool> running_{false};
-  std::atomic<bool> finished_{false};
-  mutable std::mutex mutex_;
-  Progress progress_;
-  std::optional<Result<TetResult>> result_;
-  double startTime_ = 0.0;
-};
 
 }  // namespace tetlab

@@ -120,31 +120,30 @@ TEST(MeshTetGen, CancelStopsTheChildPromptly) {
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
 }
 
-TEST(MeshTetGen, AsyncJobReportsPhasesAndFinishes) {
-  TetrahedralizeJob job;
+// What the scene build's worker relies on (SceneBuildJob, tested in
+// scene_build_test.cpp): tetrahedralizeSurface reports its phases up to Done,
+// and a cancel raised from another thread while TetGen's child hangs ends the
+// call with a "cancelled" error.
+TEST(MeshTetGen, ReportsPhasesAndStopsOnACancelFromAnotherThread) {
   TetOptions opt;
   opt.targetTets = 500;
-  job.start(test::makeSphere(glm::vec3(0.0f), 1.0f), opt);
-  for (int i = 0; i < 6000 && !job.finished(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  ASSERT_TRUE(job.finished());
-  EXPECT_EQ(job.progress().phase, TetPhase::Done);
-  std::optional<Result<TetResult>> r = job.take();
-  ASSERT_TRUE(r.has_value());
-  ASSERT_TRUE(r->ok()) << r->error().message;
-  expectAllPositive(r->value().mesh);
-  EXPECT_FALSE(job.take().has_value());
+  TetPhase last = TetPhase::Checking;
+  Result<TetResult> r = tetrahedralizeSurface(test::makeSphere(glm::vec3(0.0f), 1.0f), opt,
+                                              [&](TetPhase phase, float) { last = phase; });
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  expectAllPositive(r->mesh);
+  EXPECT_EQ(last, TetPhase::Done);
 
-  // Cancel while TetGen's child hangs: the job ends with a "cancelled" error.
   opt.testFault = ChildFault::Hang;
-  job.start(test::makeSphere(glm::vec3(0.0f), 1.0f), opt);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  job.cancel();
-  for (int i = 0; i < 3000 && !job.finished(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  ASSERT_TRUE(job.finished());
-  r = job.take();
-  ASSERT_TRUE(r.has_value());
-  ASSERT_FALSE(r->ok());
-  EXPECT_NE(r->error().message.find("cancelled"), std::string::npos);
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cancel = true;
+  });
+  r = tetrahedralizeSurface(test::makeSphere(glm::vec3(0.0f), 1.0f), opt, {}, &cancel);
+  canceller.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("cancelled"), std::string::npos);
 }
 
 TEST(MeshHostile, OpenBoxTakesTheFallback) {
