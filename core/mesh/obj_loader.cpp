@@ -50,109 +50,140 @@ std::string plural(size_t n, const char* what) {
   return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
-}  // namespace
+// Parsed OBJ as tinyobjloader returns it (materials are never read).
+struct ParsedObj {
+  tinyobj::attrib_t attrib;
+  std::vector<tinyobj::shape_t> shapes;
+};
 
-Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& options) {
-  Result<std::string> bytes = readFileBytes(path);
-  if (!bytes) return bytes.error();
-  Result<ObjPrescan> scan = prescanObjText(path, *bytes);
-  if (!scan) return scan.error();
-
-  LoadedSurface out;
-  ObjLoadReport& report = out.report;
-  report.inputVertices = scan->vertexCount;
-  report.inputFaces = scan->faceCount;
-
+// What the validator found that is worth a warning but not an error.
+void reportPrescanFindings(const std::string& path, const ObjPrescan& scan, ObjLoadReport& report) {
+  report.inputVertices = scan.vertexCount;
+  report.inputFaces = scan.faceCount;
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  for (const std::string& lib : scan->materialLibraries) {
+  for (const std::string& lib : scan.materialLibraries) {
     std::error_code ec;
     if (!std::filesystem::exists(dir / lib, ec)) {
       report.missingMaterialFile = true;
       report.warnings.push_back("material library '" + lib + "' not found next to the OBJ (ignored: materials are not used)");
     }
   }
-  if (scan->unknownStatements > 0) {
-    report.warnings.push_back(plural(scan->unknownStatements, "unknown OBJ statement") + " ignored");
+  if (scan.unknownStatements > 0) {
+    report.warnings.push_back(plural(scan.unknownStatements, "unknown OBJ statement") + " ignored");
   }
+}
 
-  tinyobj::attrib_t attrib;
-  std::vector<tinyobj::shape_t> shapes;
+// tinyobjloader on the validated text, polygons kept whole; its vertex count
+// must agree with the validator's or the two read different syntax.
+Result<ParsedObj> parseWithTinyObj(const std::string& path, const std::string& bytes, const ObjPrescan& scan) {
+  ParsedObj parsed;
   std::vector<tinyobj::material_t> materials;
   std::string warn, err;
-  std::istringstream stream(*bytes);
+  std::istringstream stream(bytes);
   NoMaterialReader noMaterials;
-  const bool parsed = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &stream, &noMaterials,
-                                       /*triangulate=*/false, /*default_vcols_fallback=*/false);
-  if (!parsed) {
+  const bool ok = tinyobj::LoadObj(&parsed.attrib, &parsed.shapes, &materials, &warn, &err, &stream, &noMaterials,
+                                   /*triangulate=*/false, /*default_vcols_fallback=*/false);
+  if (!ok) {
     return Error{path + ": tinyobjloader could not parse the file: " + (err.empty() ? std::string("unknown error") : err)};
   }
-  const size_t vertexCount = attrib.vertices.size() / 3;
-  if (vertexCount != scan->vertexCount) {
+  const size_t vertexCount = parsed.attrib.vertices.size() / 3;
+  if (vertexCount != scan.vertexCount) {
     return Error{path + ": the parser read " + std::to_string(vertexCount) + " vertices where the validator counted " +
-                 std::to_string(scan->vertexCount) + " (unsupported syntax such as '\\' line continuations?)"};
+                 std::to_string(scan.vertexCount) + " (unsupported syntax such as '\\' line continuations?)"};
   }
+  return parsed;
+}
 
-  // Merge every shape/group into one triangle soup, splitting polygons.
-  SurfaceMesh& mesh = out.mesh;
+void collectPositions(const tinyobj::attrib_t& attrib, SurfaceMesh& mesh) {
+  const size_t vertexCount = attrib.vertices.size() / 3;
   mesh.positions.resize(vertexCount);
   for (size_t i = 0; i < vertexCount; ++i) {
     mesh.positions[i] = {attrib.vertices[3 * i], attrib.vertices[3 * i + 1], attrib.vertices[3 * i + 2]};
   }
-  size_t polygonCount = 0;
+}
+
+// Appends one group's polygons to mesh.triangles, each split by ear clipping;
+// adds to polygonCount.
+Status triangulateShape(const std::string& path, const tinyobj::shape_t& shape, SurfaceMesh& mesh,
+                        ObjLoadReport& report, size_t& polygonCount) {
+  const size_t vertexCount = mesh.positions.size();
+  size_t cornerTotal = 0;
+  for (unsigned char c : shape.mesh.num_face_vertices) cornerTotal += c;
+  if (cornerTotal != shape.mesh.indices.size()) {
+    return Error{path + ": group '" + shape.name + "' has inconsistent face corner counts after parsing"};
+  }
+  report.groups.push_back(shape.name.empty() ? std::string("(unnamed)") : shape.name);
   std::vector<glm::dvec3> corners;
   std::vector<glm::uvec3> local;
+  size_t offset = 0;
+  for (unsigned char corners_in_face : shape.mesh.num_face_vertices) {
+    const size_t n = corners_in_face;
+    ++polygonCount;
+    corners.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+      const int vi = shape.mesh.indices[offset + k].vertex_index;
+      if (vi < 0 || size_t(vi) >= vertexCount) {
+        return Error{path + ": a face of group '" + shape.name + "' uses vertex " + std::to_string(vi + 1) +
+                     " outside 1.." + std::to_string(vertexCount)};
+      }
+      corners[k] = glm::dvec3(mesh.positions[size_t(vi)]);
+    }
+    local.clear();
+    triangulatePolygon(corners, local);
+    if (n > 3) report.trianglesFromPolygons += local.size() - 1;
+    for (const glm::uvec3& t : local) {
+      mesh.triangles.push_back({uint32_t(shape.mesh.indices[offset + t.x].vertex_index),
+                                uint32_t(shape.mesh.indices[offset + t.y].vertex_index),
+                                uint32_t(shape.mesh.indices[offset + t.z].vertex_index)});
+    }
+    offset += n;
+  }
+  return Ok{};
+}
+
+// Merges every shape/group into one triangle soup, then checks the polygon
+// count against the validator's (tinyobjloader drops faces under 3 corners).
+Status triangulateShapes(const std::string& path, const std::vector<tinyobj::shape_t>& shapes, const ObjPrescan& scan,
+                         SurfaceMesh& mesh, ObjLoadReport& report) {
+  size_t polygonCount = 0;
   for (const tinyobj::shape_t& shape : shapes) {
     if (shape.mesh.num_face_vertices.empty()) continue;
-    size_t cornerTotal = 0;
-    for (unsigned char c : shape.mesh.num_face_vertices) cornerTotal += c;
-    if (cornerTotal != shape.mesh.indices.size()) {
-      return Error{path + ": group '" + shape.name + "' has inconsistent face corner counts after parsing"};
-    }
-    report.groups.push_back(shape.name.empty() ? std::string("(unnamed)") : shape.name);
-    size_t offset = 0;
-    for (unsigned char corners_in_face : shape.mesh.num_face_vertices) {
-      const size_t n = corners_in_face;
-      ++polygonCount;
-      corners.resize(n);
-      for (size_t k = 0; k < n; ++k) {
-        const int vi = shape.mesh.indices[offset + k].vertex_index;
-        if (vi < 0 || size_t(vi) >= vertexCount) {
-          return Error{path + ": a face of group '" + shape.name + "' uses vertex " + std::to_string(vi + 1) +
-                       " outside 1.." + std::to_string(vertexCount)};
-        }
-        corners[k] = glm::dvec3(mesh.positions[size_t(vi)]);
-      }
-      local.clear();
-      triangulatePolygon(corners, local);
-      if (n > 3) report.trianglesFromPolygons += local.size() - 1;
-      for (const glm::uvec3& t : local) {
-        mesh.triangles.push_back({uint32_t(shape.mesh.indices[offset + t.x].vertex_index),
-                                  uint32_t(shape.mesh.indices[offset + t.y].vertex_index),
-                                  uint32_t(shape.mesh.indices[offset + t.z].vertex_index)});
-      }
-      offset += n;
-    }
+    if (Status s = triangulateShape(path, shape, mesh, report, polygonCount); !s) return s;
   }
-  if (polygonCount + scan->shortFaceCount != scan->faceCount) {
+  if (polygonCount + scan.shortFaceCount != scan.faceCount) {
     return Error{path + ": the parser read " + std::to_string(polygonCount) + " faces where the validator counted " +
-                 std::to_string(scan->faceCount - scan->shortFaceCount)};
+                 std::to_string(scan.faceCount - scan.shortFaceCount)};
   }
+  return Ok{};
+}
 
-  // Weld relative to the bounding-box diagonal so the result does not depend on units.
-  glm::dvec3 lo(mesh.positions[0]), hi(mesh.positions[0]);
-  for (const glm::vec3& p : mesh.positions) {
+void boundsOf(const std::vector<glm::vec3>& positions, glm::dvec3& lo, glm::dvec3& hi) {
+  lo = hi = glm::dvec3(positions[0]);
+  for (const glm::vec3& p : positions) {
     lo = glm::min(lo, glm::dvec3(p));
     hi = glm::max(hi, glm::dvec3(p));
   }
+}
+
+// Welds relative to the bounding-box diagonal so the result does not depend on
+// units, drops degenerate/duplicate faces and unused vertices; returns the
+// relative weld epsilon used (for the warning).
+Result<double> repairMesh(const std::string& path, const ObjLoadOptions& options, const ObjPrescan& scan,
+                          SurfaceMesh& mesh, ObjLoadReport& report) {
+  glm::dvec3 lo, hi;
+  boundsOf(mesh.positions, lo, hi);
   const double diagonal = glm::length(hi - lo);
   if (!(diagonal > 0.0)) return Error{path + ": all vertices are at the same point; the mesh has no extent"};
   const double relEps = std::max(double(options.weldRelativeEpsilon), 0.0);
   const SurfaceRepairCounts counts = repairSurface(mesh, relEps * diagonal);
   report.weldedVertices = counts.weldedVertices;
-  report.degenerateFacesDropped = counts.degenerateFacesDropped + scan->shortFaceCount;
+  report.degenerateFacesDropped = counts.degenerateFacesDropped + scan.shortFaceCount;
   report.duplicateFacesDropped = counts.duplicateFacesDropped;
   report.unreferencedVerticesRemoved = counts.unreferencedVerticesRemoved;
+  return relEps;
+}
 
+void reportRepairs(ObjLoadReport& report, double relEps) {
   if (report.trianglesFromPolygons > 0)
     report.warnings.push_back("split polygons into triangles: " + plural(report.trianglesFromPolygons, "extra triangle"));
   if (report.weldedVertices > 0)
@@ -164,28 +195,55 @@ Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& opt
     report.warnings.push_back("dropped " + plural(report.duplicateFacesDropped, "duplicate face"));
   if (report.unreferencedVerticesRemoved > 0)
     report.warnings.push_back("removed " + plural(report.unreferencedVerticesRemoved, "unreferenced vertex"));
+}
 
+// Centres the mesh and scales its largest extent to options.fitSize, keeping
+// the transform back to the file's units.
+Status fitToSize(const std::string& path, const ObjLoadOptions& options, LoadedSurface& out) {
+  if (!(options.fitSize > 0.0f) || !std::isfinite(options.fitSize)) {
+    return Error{path + ": fitSize must be a positive number to normalize the scale"};
+  }
+  glm::dvec3 lo, hi;
+  boundsOf(out.mesh.positions, lo, hi);
+  const glm::dvec3 centre = 0.5 * (lo + hi);
+  const glm::dvec3 extent = hi - lo;
+  const double largest = std::max({extent.x, extent.y, extent.z});
+  const double scale = double(options.fitSize) / largest;
+  for (glm::vec3& p : out.mesh.positions) p = glm::vec3((glm::dvec3(p) - centre) * scale);
+  out.scaleToOriginal = float(1.0 / scale);
+  out.offsetToOriginal = glm::vec3(centre);
+  return Ok{};
+}
+
+}  // namespace
+
+Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& options) {
+  Result<std::string> bytes = readFileBytes(path);
+  if (!bytes) return bytes.error();
+  Result<ObjPrescan> scan = prescanObjText(path, *bytes);
+  if (!scan) return scan.error();
+
+  LoadedSurface out;
+  ObjLoadReport& report = out.report;
+  reportPrescanFindings(path, *scan, report);
+
+  Result<ParsedObj> parsed = parseWithTinyObj(path, *bytes, *scan);
+  if (!parsed) return parsed.error();
+  SurfaceMesh& mesh = out.mesh;
+  collectPositions(parsed->attrib, mesh);
+  if (Status s = triangulateShapes(path, parsed->shapes, *scan, mesh, report); !s) return s.error();
+
+  Result<double> relEps = repairMesh(path, options, *scan, mesh, report);
+  if (!relEps) return relEps.error();
+  reportRepairs(report, *relEps);
   if (mesh.triangles.empty()) {
     return Error{path + ": no usable triangles remain after dropping " + plural(report.degenerateFacesDropped, "degenerate face") +
                  " and " + plural(report.duplicateFacesDropped, "duplicate face")};
   }
 
+  // After the repairs, so removed unreferenced vertices do not count in the fitted bounds.
   if (options.normalizeScale) {
-    if (!(options.fitSize > 0.0f) || !std::isfinite(options.fitSize)) {
-      return Error{path + ": fitSize must be a positive number to normalize the scale"};
-    }
-    lo = hi = glm::dvec3(mesh.positions[0]);
-    for (const glm::vec3& p : mesh.positions) {
-      lo = glm::min(lo, glm::dvec3(p));
-      hi = glm::max(hi, glm::dvec3(p));
-    }
-    const glm::dvec3 centre = 0.5 * (lo + hi);
-    const glm::dvec3 extent = hi - lo;
-    const double largest = std::max({extent.x, extent.y, extent.z});
-    const double scale = double(options.fitSize) / largest;
-    for (glm::vec3& p : mesh.positions) p = glm::vec3((glm::dvec3(p) - centre) * scale);
-    out.scaleToOriginal = float(1.0 / scale);
-    out.offsetToOriginal = glm::vec3(centre);
+    if (Status s = fitToSize(path, options, out); !s) return s.error();
   }
   return out;
 }
