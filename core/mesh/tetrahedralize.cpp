@@ -38,6 +38,180 @@ double meanEdgeLength(const SurfaceMesh& s) {
   return s.triangles.empty() ? 0.0 : sum / (3.0 * double(s.triangles.size()));
 }
 
+// The caller's progress callback and cancel flag, shared by every step.
+struct TetContext {
+  const TetProgress& progress;
+  const std::atomic<bool>* cancel;
+  void report(TetPhase phase, float fraction) const {
+    if (progress) progress(phase, fraction);
+  }
+  bool cancelled() const { return cancel && cancel->load(); }
+};
+
+Error cancelledError() { return Error{"tetrahedralization cancelled"}; }
+
+Status checkArguments(const SurfaceMesh& surface, const TetOptions& options) {
+  if (surface.positions.empty() || surface.triangles.empty()) return Error{"cannot tetrahedralize an empty surface"};
+  if (options.targetTets < 1) return Error{"the target tet count must be at least 1"};
+  return Ok{};
+}
+
+// Fills out.surfaceChecks; with validateInput a flat bounding box is an error.
+Status checkInputSurface(const SurfaceMesh& surface, const TetOptions& options, TetResult& out) {
+  out.surfaceChecks = checkSurface(surface);
+  if (options.validateInput) {
+    // Flat whatever the topology: neither TetGen nor the fallback can find a volume.
+    const glm::dvec3 e = out.surfaceChecks.boundsMax - out.surfaceChecks.boundsMin;
+    if (!(std::min({e.x, e.y, e.z}) > kMinRelativeThickness * std::max({e.x, e.y, e.z}))) {
+      return Error{"the surface is flat (its bounding box has no thickness), so it encloses no volume to fill "
+                   "with tets"};
+    }
+  }
+  return Ok{};
+}
+
+// Whether TetGen gets the surface; when it does not, out.reason says why.
+Result<bool> chooseTetGen(const TetOptions& options, TetResult& out) {
+  bool tryTetGen = options.method != TetMethod::VoxelOnly;
+  if (options.method == TetMethod::VoxelOnly) out.reason = "the voxel fallback was requested";
+  if (tryTetGen && options.validateInput) {
+    const std::string why = rejectReason(out.surfaceChecks);
+    if (!why.empty()) {
+      if (options.method == TetMethod::TetGenOnly) return Error{"TetGen cannot mesh this surface: " + why};
+      out.reason = "TetGen was not used because " + why + "; used the voxel fallback instead";
+      tryTetGen = false;
+    }
+  }
+  return tryTetGen;
+}
+
+// A surface much denser than the target would force far more tets than
+// asked for (TetGen keeps every surface triangle): simplify the copy TetGen
+// sees. Returns the surface TetGen gets (surface or simplified); note is
+// appended to the reason.
+Result<const SurfaceMesh*> simplifyDenseSurface(const SurfaceMesh& surface, const TetOptions& options,
+                                                const TetContext& ctx, TetResult& out, SurfaceMesh& simplified,
+                                                std::string& note) {
+  if (!(options.simplifyDenseSurface &&
+        double(surface.triangles.size()) > kDenseSurfaceTrianglesPerTet * double(options.targetTets))) {
+    return &surface;
+  }
+  const SurfaceMesh* input = &surface;
+  SimplifyReport sr;
+  const size_t targetTriangles = size_t(std::max(4.0, kSimplifiedTrianglesPerTet * double(options.targetTets)));
+  Result<SurfaceMesh> simple = simplifySurface(surface, targetTriangles, &sr);
+  if (simple && checkSurface(*simple).selfIntersectingPairs == 0) {
+    simplified = std::move(simple.value());
+    input = &simplified;
+    out.simplifiedTriangles = simplified.triangles.size();
+    note = "; the surface was simplified from " + std::to_string(surface.triangles.size()) + " to " +
+           std::to_string(simplified.triangles.size()) +
+           " triangles for TetGen (the original surface is drawn through the embedding)";
+  } else {
+    note = "; the surface could not be simplified without self-intersections, so TetGen got all " +
+           std::to_string(surface.triangles.size()) + " triangles";
+  }
+  if (ctx.cancelled()) return cancelledError();
+  return input;
+}
+
+// TetGen's settings for the target: a volume bound per tet, and splitting of
+// surface triangles much larger than the target tets (sets splitSurface).
+TetGenSettings tetgenSettingsFor(const TetOptions& options, double volume, const SurfaceMesh& input,
+                                 bool& splitSurface) {
+  TetGenSettings settings;
+  settings.quality = options.quality;
+  settings.radiusEdgeRatio = options.radiusEdgeRatio;
+  settings.preserveSurface = options.preserveSurface;
+  splitSurface = false;
+  if (volume > 0.0) {
+    settings.maxVolume = kMaxVolumeSlack * volume / double(options.targetTets);
+    // Edge of a regular tet of the mean target volume: V = L^3 / (6 sqrt 2).
+    const double targetEdge = std::cbrt(6.0 * std::sqrt(2.0) * volume / double(options.targetTets));
+    splitSurface = options.preserveSurface && options.splitCoarseSurface &&
+                   meanEdgeLength(input) > kCoarseSurfaceEdgeRatio * targetEdge;
+    if (splitSurface) settings.preserveSurface = false;
+  }
+  return settings;
+}
+
+// Same unit box as callTetGen uses, so the reported switches are the ones TetGen sees.
+std::string switchesSeenByTetGen(const TetGenSettings& settings, const SurfaceMesh& input) {
+  glm::dvec3 lo(input.positions[0]), hi = lo;
+  for (const glm::vec3& p : input.positions) {
+    lo = glm::min(lo, glm::dvec3(p));
+    hi = glm::max(hi, glm::dvec3(p));
+  }
+  const double unit = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+  return tetgenSwitches(settings, unit > 0.0 ? 1.0 / unit : 1.0);
+}
+
+// TetGen in its isolated process; returns whether it meshed. A TetGen failure
+// is an error only for TetMethod::TetGenOnly, else out.reason leads to the fallback.
+Result<bool> runTetGen(const SurfaceMesh& surface, const TetOptions& options, const TetContext& ctx, TetResult& out) {
+  ctx.report(TetPhase::TetGen, 0.0f);
+  const auto t0 = std::chrono::steady_clock::now();
+  const double volume = std::fabs(out.surfaceChecks.signedVolume);
+  SurfaceMesh simplified;
+  std::string simplifyNote;
+  Result<const SurfaceMesh*> input = simplifyDenseSurface(surface, options, ctx, out, simplified, simplifyNote);
+  if (!input) return input.error();
+  bool splitSurface = false;
+  const TetGenSettings settings = tetgenSettingsFor(options, volume, **input, splitSurface);
+  out.tetgenSwitches = switchesSeenByTetGen(settings, **input);
+  IsolationOptions isolation;
+  isolation.timeoutSeconds = options.tetgenTimeoutSeconds;
+  isolation.fault = options.testFault;
+  Result<TetMesh> tg = runTetGenIsolated(**input, settings, isolation, ctx.cancel);
+  out.tetgenSeconds = secondsSince(t0);
+  if (ctx.cancelled()) return cancelledError();
+  if (!tg) {
+    out.tetgenError = tg.error().message;
+    if (options.method == TetMethod::TetGenOnly) return Error{tg.error().message};
+    out.reason = "TetGen failed (" + tg.error().message + "); used the voxel fallback instead";
+    return false;
+  }
+  out.mesh = std::move(tg.value());
+  out.path = TetPath::TetGen;
+  out.reason = "TetGen meshed the closed, manifold surface (switches " + out.tetgenSwitches + ")";
+  if (splitSurface) out.reason += "; surface triangles were split because they are much larger than the target tets";
+  out.reason += simplifyNote;
+  return true;
+}
+
+// The voxel fallback on the oriented surface; its resolution is appended to
+// out.reason, which already says why TetGen was not used.
+Status runFallback(const SurfaceMesh& oriented, const TetOptions& options, const TetContext& ctx, TetResult& out) {
+  ctx.report(TetPhase::Fallback, 0.0f);
+  const auto t0 = std::chrono::steady_clock::now();
+  VoxelOptions voxel;
+  voxel.resolution = options.voxelResolution;
+  voxel.targetTets = options.targetTets;
+  VoxelReport vr;
+  Result<TetMesh> vm = voxelTetrahedralize(
+      oriented, voxel, &vr, [&ctx](float f) { ctx.report(TetPhase::Fallback, f); }, ctx.cancel);
+  out.fallbackSeconds = secondsSince(t0);
+  if (!vm) {
+    std::string msg = vm.error().message;
+    if (!out.reason.empty()) msg = out.reason + ", but " + msg;
+    return Error{msg};
+  }
+  out.mesh = std::move(vm.value());
+  out.path = TetPath::VoxelFallback;
+  out.voxelResolution = vr.resolution;
+  std::ostringstream s;
+  s << " (resolution " << vr.resolution << ", " << vr.insideCells << " inside cells)";
+  out.reason += s.str();
+  return Ok{};
+}
+
+Status cleanUp(const TetContext& ctx, TetResult& out) {
+  ctx.report(TetPhase::Cleanup, 0.0f);
+  out.cleanup = cleanTetMesh(out.mesh);
+  if (out.mesh.tets.empty()) return Error{"tetrahedralization produced no valid tetrahedra: " + out.reason};
+  return Ok{};
+}
+
 }  // namespace
 
 const char* toString(TetPath path) {
@@ -62,138 +236,34 @@ const char* toString(TetPhase phase) {
 Result<TetResult> tetrahedralizeSurface(const SurfaceMesh& surface, const TetOptions& options,
                                         const TetProgress& progress, const std::atomic<bool>* cancel) {
   const auto start = std::chrono::steady_clock::now();
-  auto report = [&](TetPhase phase, float fraction) {
-    if (progress) progress(phase, fraction);
-  };
-  auto cancelled = [&] { return cancel && cancel->load(); };
-  if (surface.positions.empty() || surface.triangles.empty()) return Error{"cannot tetrahedralize an empty surface"};
-  if (options.targetTets < 1) return Error{"the target tet count must be at least 1"};
+  const TetContext ctx{progress, cancel};
+  if (Status s = checkArguments(surface, options); !s) return s.error();
 
   TetResult out;
-  report(TetPhase::Checking, 0.0f);
-  out.surfaceChecks = checkSurface(surface);
-  if (options.validateInput) {
-    // Flat whatever the topology: neither TetGen nor the fallback can find a volume.
-    const glm::dvec3 e = out.surfaceChecks.boundsMax - out.surfaceChecks.boundsMin;
-    if (!(std::min({e.x, e.y, e.z}) > kMinRelativeThickness * std::max({e.x, e.y, e.z}))) {
-      return Error{"the surface is flat (its bounding box has no thickness), so it encloses no volume to fill "
-                   "with tets"};
-    }
-  }
+  ctx.report(TetPhase::Checking, 0.0f);
+  if (Status s = checkInputSurface(surface, options, out); !s) return s.error();
   // TetGen ignores facet orientation, but the winding number does not.
   SurfaceMesh oriented = surface;
   out.orientationFix = fixOrientation(oriented);
   out.checkSeconds = secondsSince(start);
-  if (cancelled()) return Error{"tetrahedralization cancelled"};
+  if (ctx.cancelled()) return cancelledError();
 
-  bool tryTetGen = options.method != TetMethod::VoxelOnly;
-  if (options.method == TetMethod::VoxelOnly) out.reason = "the voxel fallback was requested";
-  if (tryTetGen && options.validateInput) {
-    const std::string why = rejectReason(out.surfaceChecks);
-    if (!why.empty()) {
-      if (options.method == TetMethod::TetGenOnly) return Error{"TetGen cannot mesh this surface: " + why};
-      out.reason = "TetGen was not used because " + why + "; used the voxel fallback instead";
-      tryTetGen = false;
-    }
-  }
-
+  Result<bool> tryTetGen = chooseTetGen(options, out);
+  if (!tryTetGen) return tryTetGen.error();
   bool meshed = false;
-  if (tryTetGen) {
-    report(TetPhase::TetGen, 0.0f);
-    const auto t0 = std::chrono::steady_clock::now();
-    const double volume = std::fabs(out.surfaceChecks.signedVolume);
-    // A surface much denser than the target would force far more tets than
-    // asked for (TetGen keeps every surface triangle): simplify the copy TetGen sees.
-    SurfaceMesh simplified;
-    const SurfaceMesh* input = &surface;
-    std::string simplifyNote;
-    if (options.simplifyDenseSurface &&
-        double(surface.triangles.size()) > kDenseSurfaceTrianglesPerTet * double(options.targetTets)) {
-      SimplifyReport sr;
-      const size_t targetTriangles = size_t(std::max(4.0, kSimplifiedTrianglesPerTet * double(options.targetTets)));
-      Result<SurfaceMesh> simple = simplifySurface(surface, targetTriangles, &sr);
-      if (simple && checkSurface(*simple).selfIntersectingPairs == 0) {
-        simplified = std::move(simple.value());
-        input = &simplified;
-        out.simplifiedTriangles = simplified.triangles.size();
-        simplifyNote = "; the surface was simplified from " + std::to_string(surface.triangles.size()) + " to " +
-                       std::to_string(simplified.triangles.size()) +
-                       " triangles for TetGen (the original surface is drawn through the embedding)";
-      } else {
-        simplifyNote = "; the surface could not be simplified without self-intersections, so TetGen got all " +
-                       std::to_string(surface.triangles.size()) + " triangles";
-      }
-      if (cancelled()) return Error{"tetrahedralization cancelled"};
-    }
-    TetGenSettings settings;
-    settings.quality = options.quality;
-    settings.radiusEdgeRatio = options.radiusEdgeRatio;
-    settings.preserveSurface = options.preserveSurface;
-    bool splitSurface = false;
-    if (volume > 0.0) {
-      settings.maxVolume = kMaxVolumeSlack * volume / double(options.targetTets);
-      // Edge of a regular tet of the mean target volume: V = L^3 / (6 sqrt 2).
-      const double targetEdge = std::cbrt(6.0 * std::sqrt(2.0) * volume / double(options.targetTets));
-      splitSurface = options.preserveSurface && options.splitCoarseSurface &&
-                     meanEdgeLength(*input) > kCoarseSurfaceEdgeRatio * targetEdge;
-      if (splitSurface) settings.preserveSurface = false;
-    }
-    // Same unit box as callTetGen uses, so the reported switches are the ones TetGen sees.
-    glm::dvec3 lo(input->positions[0]), hi = lo;
-    for (const glm::vec3& p : input->positions) {
-      lo = glm::min(lo, glm::dvec3(p));
-      hi = glm::max(hi, glm::dvec3(p));
-    }
-    const double unit = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
-    out.tetgenSwitches = tetgenSwitches(settings, unit > 0.0 ? 1.0 / unit : 1.0);
-    IsolationOptions isolation;
-    isolation.timeoutSeconds = options.tetgenTimeoutSeconds;
-    isolation.fault = options.testFault;
-    Result<TetMesh> tg = runTetGenIsolated(*input, settings, isolation, cancel);
-    out.tetgenSeconds = secondsSince(t0);
-    if (cancelled()) return Error{"tetrahedralization cancelled"};
-    if (tg) {
-      out.mesh = std::move(tg.value());
-      out.path = TetPath::TetGen;
-      out.reason = "TetGen meshed the closed, manifold surface (switches " + out.tetgenSwitches + ")";
-      if (splitSurface) out.reason += "; surface triangles were split because they are much larger than the target tets";
-      out.reason += simplifyNote;
-      meshed = true;
-    } else {
-      out.tetgenError = tg.error().message;
-      if (options.method == TetMethod::TetGenOnly) return Error{tg.error().message};
-      out.reason = "TetGen failed (" + tg.error().message + "); used the voxel fallback instead";
-    }
+  if (*tryTetGen) {
+    Result<bool> tetgen = runTetGen(surface, options, ctx, out);
+    if (!tetgen) return tetgen.error();
+    meshed = *tetgen;
   }
-
+  // Also after TetGen failed: out.reason then says why, and the fallback adds to it.
   if (!meshed) {
-    report(TetPhase::Fallback, 0.0f);
-    const auto t0 = std::chrono::steady_clock::now();
-    VoxelOptions voxel;
-    voxel.resolution = options.voxelResolution;
-    voxel.targetTets = options.targetTets;
-    VoxelReport vr;
-    Result<TetMesh> vm = voxelTetrahedralize(
-        oriented, voxel, &vr, [&](float f) { report(TetPhase::Fallback, f); }, cancel);
-    out.fallbackSeconds = secondsSince(t0);
-    if (!vm) {
-      std::string msg = vm.error().message;
-      if (!out.reason.empty()) msg = out.reason + ", but " + msg;
-      return Error{msg};
-    }
-    out.mesh = std::move(vm.value());
-    out.path = TetPath::VoxelFallback;
-    out.voxelResolution = vr.resolution;
-    std::ostringstream s;
-    s << " (resolution " << vr.resolution << ", " << vr.insideCells << " inside cells)";
-    out.reason += s.str();
+    if (Status s = runFallback(oriented, options, ctx, out); !s) return s.error();
   }
 
-  report(TetPhase::Cleanup, 0.0f);
-  out.cleanup = cleanTetMesh(out.mesh);
-  if (out.mesh.tets.empty()) return Error{"tetrahedralization produced no valid tetrahedra: " + out.reason};
+  if (Status s = cleanUp(ctx, out); !s) return s.error();
   out.totalSeconds = secondsSince(start);
-  report(TetPhase::Done, 1.0f);
+  ctx.report(TetPhase::Done, 1.0f);
   return out;
 }
 
