@@ -7,6 +7,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
@@ -254,81 +255,65 @@ int printError(const std::string& message) {
   return kExitFailure;
 }
 
-}  // namespace
-
-CliOutcome parseCommandLine(int argc, char** argv) {
-  CLI::App cli{"tetlab: real-time deformable-body sandbox (PBD, XPBD, VBD, AVBD on OpenCL)", "tetlab"};
+// The program's description for --help, and --version.
+void describeProgram(CLI::App& cli) {
   cli.set_version_flag("--version", std::string("tetlab ") + TETLAB_VERSION, "Print the version and exit");
   cli.footer(
       "Mouse: drag the body to pull it, shift-click pins/unpins, ctrl-drag moves a collider, drag elsewhere orbits,\n"
       "right/middle-drag pans, "
       "wheel zooms. Keys: space pause, S step, R reset, 1-4 PBD/XPBD/VBD/AVBD, F fit view, F12 screenshot.\n"
       "Headless example: xvfb-run -a tetlab --scene beam --solver avbd --headless --frames 300 --screenshot out.png");
-  RawFlags flags;
-  addAppFlags(cli, flags);
-  SubcommandRun subcommand;
-  registerSubcommands(cli, subcommand);
-  cli.require_subcommand(0, 1);
+}
 
-  CliOutcome outcome;
+// The exit code when parsing ends the run: 0 after --help/--version, kExitUsage
+// after a usage error (printed); nothing when the command line parsed.
+std::optional<int> parseArguments(CLI::App& cli, int argc, char** argv) {
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
-      outcome.exitCode = cli.exit(e);  // --help, --version: printed to stdout
-      return outcome;
+      return cli.exit(e);  // --help, --version: printed to stdout
     }
     std::fprintf(stderr, "tetlab: %s\nRun 'tetlab --help' to see the options.\n", e.what());
-    outcome.exitCode = kExitUsage;
-    return outcome;
+    return kExitUsage;
   }
-  if (subcommand) {
-    outcome.exitCode = subcommand();
-    return outcome;
-  }
+  return std::nullopt;
+}
 
-  const DeviceChoice request{flags.clPlatform, flags.clDevice};
-  if (flags.listDevices) {
-    OpenClStatus status = queryOpenClStatus(request);
-    std::fputs(formatDeviceList(status).c_str(), stdout);
-    outcome.exitCode = status.error.empty() ? 0 : printError(status.error);
-    return outcome;
-  }
+// --list-devices: prints the platforms and devices; the exit code.
+int listDevices(const DeviceChoice& request) {
+  OpenClStatus status = queryOpenClStatus(request);
+  std::fputs(formatDeviceList(status).c_str(), stdout);
+  return status.error.empty() ? 0 : printError(status.error);
+}
 
-  AppOptions& app = outcome.app;
-  app.assetDirs = assetSearchDirs(executableDir(argc > 0 ? argv[0] : nullptr));
+// What to load: --mesh, else --scene or the default scene, found in app.assetDirs.
+Status resolveWhatToLoad(const RawFlags& flags, AppOptions& app) {
   if (!flags.mesh.empty()) {
     app.sceneArgument = flags.mesh;
     Result<std::filesystem::path> mesh = resolveMeshPath(flags.mesh, app.assetDirs);
-    if (!mesh) {
-      outcome.exitCode = printError(mesh.error().message);
-      return outcome;
-    }
+    if (!mesh) return mesh.error();
     app.meshPath = *mesh;
   } else {
     app.sceneArgument = flags.scene.empty() ? std::string(kDefaultScene) : flags.scene;
     if (flags.scene.empty() && app.assetDirs.empty()) {
-      outcome.exitCode = printError(std::string("cannot find the assets folder with the default scene ") +
-                                    kDefaultScene + ": pass --scene FILE or --mesh FILE, or run tetlab from its build "
-                                    "or source tree");
-      return outcome;
+      return Error{std::string("cannot find the assets folder with the default scene ") + kDefaultScene +
+                   ": pass --scene FILE or --mesh FILE, or run tetlab from its build or source tree"};
     }
     Result<std::filesystem::path> scene = resolveScenePath(app.sceneArgument, app.assetDirs);
-    if (!scene) {
-      outcome.exitCode = printError(scene.error().message);
-      return outcome;
-    }
+    if (!scene) return scene.error();
     app.scenePath = *scene;
   }
   app.targetTets = flags.targetTets;
+  return Ok{};
+}
 
+// --solver, --backend, --kernels and the scene overrides, validated together.
+Status applySimulationFlags(const RawFlags& flags, AppOptions& app) {
   SceneOverrides& o = app.overrides;
   if (!flags.solver.empty()) {
     o.solver = parseSolverName(flags.solver);
-    if (!o.solver) {
-      outcome.exitCode = printError("unknown solver '" + flags.solver + "': use pbd, xpbd, vbd or avbd");
-      return outcome;
-    }
+    if (!o.solver) return Error{"unknown solver '" + flags.solver + "': use pbd, xpbd, vbd or avbd"};
   }
   if (!flags.backend.empty()) {
     if (flags.backend == "cpu") {
@@ -336,20 +321,18 @@ CliOutcome parseCommandLine(int argc, char** argv) {
     } else if (flags.backend == "opencl") {
       app.backend = Backend::OpenCl;
     } else {
-      outcome.exitCode = printError("unknown backend '" + flags.backend + "': use cpu or opencl");
-      return outcome;
+      return Error{"unknown backend '" + flags.backend + "': use cpu or opencl"};
     }
   }
   app.kernelDir = flags.kernels;
-  {
-    SceneOverrides given = flags.overrides.given();
-    given.solver = o.solver;
-    o = given;
-  }
-  if (Status s = validateOverrides(o); !s) {
-    outcome.exitCode = printError(s.error().message);
-    return outcome;
-  }
+  SceneOverrides given = flags.overrides.given();
+  given.solver = o.solver;
+  o = given;
+  return validateOverrides(o);
+}
+
+// How the window runs and what it writes: pause, headless, frames, captures, size, panels.
+Status applyWindowFlags(const RawFlags& flags, AppOptions& app) {
   app.startPaused = flags.paused;
   app.headless = flags.headless;
   app.frames = flags.frames > 0 ? flags.frames : (flags.headless ? 1 : 0);
@@ -364,24 +347,60 @@ CliOutcome parseCommandLine(int argc, char** argv) {
   app.msaaSamples = flags.msaa;
   if (!flags.uiOpen.empty()) {
     Result<std::vector<std::string>> sections = parsePanelSections(flags.uiOpen);
-    if (!sections) {
-      outcome.exitCode = printError("--ui-open: " + sections.error().message);
-      return outcome;
-    }
+    if (!sections) return Error{"--ui-open: " + sections.error().message};
     app.uiOpen = std::move(*sections);
   }
+  return Ok{};
+}
 
+// The OpenCL devices into app.opencl.
+Status queryOpenCl(const DeviceChoice& request, AppOptions& app) {
   app.opencl = queryOpenClStatus(request);
   if (!app.opencl.error.empty()) {
     // No OpenCL at all still renders (the UI says so); a request that names a
     // device that does not exist is a user error and stops here.
     const bool explicitRequest = request.platform >= 0 || request.device >= 0;
-    if (!app.opencl.platforms.empty() || explicitRequest) {
-      outcome.exitCode = printError(app.opencl.error);
-      return outcome;
-    }
+    if (!app.opencl.platforms.empty() || explicitRequest) return Error{app.opencl.error};
     std::fprintf(stderr, "tetlab: warning: %s (rendering only)\n", app.opencl.error.c_str());
   }
+  return Ok{};
+}
+
+}  // namespace
+
+CliOutcome parseCommandLine(int argc, char** argv) {
+  CLI::App cli{"tetlab: real-time deformable-body sandbox (PBD, XPBD, VBD, AVBD on OpenCL)", "tetlab"};
+  describeProgram(cli);
+  RawFlags flags;
+  addAppFlags(cli, flags);
+  SubcommandRun subcommand;
+  registerSubcommands(cli, subcommand);
+  cli.require_subcommand(0, 1);
+
+  CliOutcome outcome;
+  if (std::optional<int> exitCode = parseArguments(cli, argc, argv)) {
+    outcome.exitCode = *exitCode;
+    return outcome;
+  }
+  if (subcommand) {
+    outcome.exitCode = subcommand();
+    return outcome;
+  }
+  const DeviceChoice request{flags.clPlatform, flags.clDevice};
+  if (flags.listDevices) {
+    outcome.exitCode = listDevices(request);
+    return outcome;
+  }
+
+  // The window's options. The first failing step prints its error and stops,
+  // so OpenCL is queried only once every flag is known to be valid.
+  AppOptions& app = outcome.app;
+  app.assetDirs = assetSearchDirs(executableDir(argc > 0 ? argv[0] : nullptr));
+  Status status = resolveWhatToLoad(flags, app);
+  if (status) status = applySimulationFlags(flags, app);
+  if (status) status = applyWindowFlags(flags, app);
+  if (status) status = queryOpenCl(request, app);
+  if (!status) outcome.exitCode = printError(status.error().message);
   return outcome;
 }
 
