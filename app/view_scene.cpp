@@ -228,9 +228,21 @@ void SimView::update(const SimModel& model, const State& state, const Colliders&
     return;
   const std::span<const glm::vec4> x = state.x;
 
-  // Render surfaces follow the tets (embedding.h); the bounds cover both.
   glm::vec3 centre;
   float radius;
+  embedSurfaces(x, centre, radius);
+  const bool hasField = computeFieldValues(model, state, colliders, view.field);
+  const std::span<const float> shown = buildModeGeometry(model, x, view, hasField, centre, radius);
+  // updateRange compares view.field with the field shown so far: set shownField_ after it.
+  updateRange(view, shown);
+  shownField_ = hasField ? view.field : ColorField::kNone;
+  uploadGeometry();
+  // After embedSurfaces: the pin radius scales with this frame's bounds.
+  updateOverlays(x, state.mouse, colliders, view);
+}
+
+void SimView::embedSurfaces(std::span<const glm::vec4> x, glm::vec3& centre, float& radius) {
+  // Render surfaces follow the tets (embedding.h); the bounds cover both.
   boundingSphere(x, centre, radius);
   bounds_ = Bounds{centre, centre};
   if (!x.empty()) {
@@ -245,108 +257,125 @@ void SimView::update(const SimModel& model, const State& state, const Colliders&
     const Bounds b = computeBounds(s.positions);
     bounds_ = Bounds{glm::min(bounds_.min, b.min), glm::max(bounds_.max, b.max)};
   }
+}
 
-  // The field, then what each mode shows of it.
-  const ColorField fieldKind = view.field;
-  FieldInputs inputs{&model, x, state.v, &colliders};
+bool SimView::computeFieldValues(const SimModel& model, const State& state, const Colliders& colliders,
+                                 ColorField fieldKind) {
+  FieldInputs inputs{&model, state.x, state.v, &colliders};
   computeField(fieldKind, inputs, field_);
-  const bool categorical = isCategorical(fieldKind);
   const bool perTet = field_.domain == FieldDomain::kTet;
   const bool hasField = fieldKind != ColorField::kNone && !field_.values.empty();
   perVertex_.clear();
   if (hasField) {
-    if (perTet && !categorical) averageTetsToVertices(model, field_.values, perVertex_);
+    if (perTet && !isCategorical(fieldKind)) averageTetsToVertices(model, field_.values, perVertex_);
     else if (!perTet) perVertex_ = field_.values;
   }
+  return hasField;
+}
 
+std::span<const float> SimView::buildModeGeometry(const SimModel& model, std::span<const glm::vec4> x,
+                                                  const ViewSettings& view, bool hasField, glm::vec3 centre,
+                                                  float radius) {
   drawSurfaces_ = drawCells_ = drawLines_ = surfaceScalars_ = false;
-  std::span<const float> shown;
   switch (view.mode) {
-    case ViewMode::kShaded:
-      if (hasField && categorical) {
-        // Graph colours belong to the tet mesh: show its own boundary faces.
-        buildBoundaryCells(model, x, faceTets_, perTet ? std::span<const float>(field_.values) : std::span<const float>(),
-                           perTet ? std::span<const float>() : std::span<const float>(perVertex_), cells_);
-        drawCells_ = true;
-        shown = field_.values;
-      } else {
-        drawSurfaces_ = true;
-        if (hasField) {
-          scratch_.clear();
-          for (Surface& s : surfaces_) {
-            sampleAtEmbedding(s.source.embedding, perVertex_, s.scalars);
-            scratch_.insert(scratch_.end(), s.scalars.begin(), s.scalars.end());
-          }
-          surfaceScalars_ = true;
-          shown = scratch_;
-        }
-      }
-      break;
-    case ViewMode::kWireframe:
-      drawLines_ = true;
-      drawSurfaces_ = view.ghostOpacity > 0.0f;
-      if (hasField && fieldKind == ColorField::kElementColor) {
-        edgeColorIndices(model, perEdge_);  // the wireframe's elements are its edges
-        buildEdgeLines(model, x, {}, perEdge_, lines_);
-        shown = perEdge_;
-      } else {
-        buildEdgeLines(model, x, hasField ? std::span<const float>(perVertex_) : std::span<const float>(), {}, lines_);
-        shown = perVertex_;
-      }
-      break;
-    case ViewMode::kCutaway: {
-      cut_ = makeCutPlane(view.cutNormal, view.cutOffset, centre, radius);
-      selectTetsBehindPlane(model, x, cut_, cutScratch_);
-      keepExposedLayers(neighbors_, cutScratch_, view.cutLayers, keptTets_);
-      buildTetCells(model, x, keptTets_, view.tetShrink,
-                    hasField && perTet ? std::span<const float>(field_.values) : std::span<const float>(),
-                    hasField && !perTet ? std::span<const float>(perVertex_) : std::span<const float>(), cells_);
-      drawCells_ = true;
-      drawSurfaces_ = view.cutShowSurface;
-      if (hasField && perTet) {
-        scratch_.clear();
-        for (uint32_t t : keptTets_) scratch_.push_back(field_.values[t]);
-        shown = scratch_;
-      } else {
-        shown = perVertex_;
-      }
-      break;
-    }
+    case ViewMode::kShaded: return buildShaded(model, x, view, hasField);
+    case ViewMode::kWireframe: return buildWireframe(model, x, view, hasField);
+    case ViewMode::kCutaway: return buildCutaway(model, x, view, hasField, centre, radius);
   }
-  updateRange(view, shown);
-  shownField_ = hasField ? fieldKind : ColorField::kNone;
+  return {};
+}
 
+std::span<const float> SimView::buildShaded(const SimModel& model, std::span<const glm::vec4> x,
+                                            const ViewSettings& view, bool hasField) {
+  const bool perTet = field_.domain == FieldDomain::kTet;
+  if (hasField && isCategorical(view.field)) {
+    // Graph colours belong to the tet mesh: show its own boundary faces.
+    buildBoundaryCells(model, x, faceTets_, perTet ? std::span<const float>(field_.values) : std::span<const float>(),
+                       perTet ? std::span<const float>() : std::span<const float>(perVertex_), cells_);
+    drawCells_ = true;
+    return field_.values;
+  }
+  drawSurfaces_ = true;
+  if (!hasField) return {};
+  scratch_.clear();
+  for (Surface& s : surfaces_) {
+    sampleAtEmbedding(s.source.embedding, perVertex_, s.scalars);
+    scratch_.insert(scratch_.end(), s.scalars.begin(), s.scalars.end());
+  }
+  surfaceScalars_ = true;
+  return scratch_;
+}
+
+std::span<const float> SimView::buildWireframe(const SimModel& model, std::span<const glm::vec4> x,
+                                               const ViewSettings& view, bool hasField) {
+  drawLines_ = true;
+  drawSurfaces_ = view.ghostOpacity > 0.0f;
+  if (hasField && view.field == ColorField::kElementColor) {
+    edgeColorIndices(model, perEdge_);  // the wireframe's elements are its edges
+    buildEdgeLines(model, x, {}, perEdge_, lines_);
+    return perEdge_;
+  }
+  buildEdgeLines(model, x, hasField ? std::span<const float>(perVertex_) : std::span<const float>(), {}, lines_);
+  return perVertex_;
+}
+
+std::span<const float> SimView::buildCutaway(const SimModel& model, std::span<const glm::vec4> x,
+                                             const ViewSettings& view, bool hasField, glm::vec3 centre,
+                                             float radius) {
+  const bool perTet = field_.domain == FieldDomain::kTet;
+  cut_ = makeCutPlane(view.cutNormal, view.cutOffset, centre, radius);
+  selectTetsBehindPlane(model, x, cut_, cutScratch_);
+  keepExposedLayers(neighbors_, cutScratch_, view.cutLayers, keptTets_);
+  buildTetCells(model, x, keptTets_, view.tetShrink,
+                hasField && perTet ? std::span<const float>(field_.values) : std::span<const float>(),
+                hasField && !perTet ? std::span<const float>(perVertex_) : std::span<const float>(), cells_);
+  drawCells_ = true;
+  drawSurfaces_ = view.cutShowSurface;
+  if (!(hasField && perTet)) return perVertex_;
+  scratch_.clear();
+  for (uint32_t t : keptTets_) scratch_.push_back(field_.values[t]);
+  return scratch_;
+}
+
+void SimView::uploadGeometry() {
   for (Surface& s : surfaces_) uploadSurface(s, surfaceScalars_);
   if (drawCells_) fill(cellBuffer_, cells_.data(), cells_.size() * sizeof(CellVertex), cells_.size());
   if (drawLines_) fill(lineBuffer_, lines_.data(), lines_.size() * sizeof(LineVertex), lines_.size());
+}
 
-  // Overlays.
+void SimView::updateOverlays(std::span<const glm::vec4> x, const Attachment& mouse, const Colliders& colliders,
+                             const ViewSettings& view) {
   pinnedPositions(x, pins_);
   fill(pinBuffer_, pins_.data(), pins_.size() * sizeof(glm::vec3), pins_.size());
   const float size = glm::length(bounds_.size());
   pinRadius_ = view.pinRadius > 0.0f ? view.pinRadius : std::max(0.008f * size, 1e-4f);
-  attachmentActive_ = false;
-  const Attachment& mouse = state.mouse;
-  if (mouse.active && !mouse.vertices.empty() && mouse.vertices.size() == mouse.weights.size()) {
-    glm::vec3 grabbed(0.0f);
-    for (size_t k = 0; k < mouse.vertices.size(); ++k)
-      if (mouse.vertices[k] < x.size()) grabbed += mouse.weights[k] * glm::vec3(x[mouse.vertices[k]]);
-    const LineVertex line[2] = {{grabbed, 0.0f}, {mouse.target, 0.0f}};
-    fill(attachBuffer_, line, sizeof(line), 2);
-    attachmentActive_ = true;
-  }
-  const size_t signature = hashColliders(colliders);
-  if (signature != colliderSignature_) {
-    colliderSignature_ = signature;
-    const SurfaceMesh mesh = makeColliderMeshes(colliders);
-    colliderMesh_.reset();
-    if (!mesh.triangles.empty())
-      if (Result<GpuMesh> gpu = GpuMesh::create(mesh); gpu) colliderMesh_ = std::move(*gpu);
-  }
+  updateAttachmentLine(x, mouse);
+  updateColliderMesh(colliders);
   // Without a ground plane the grid still gives scale and orientation: it sits
   // a little below the rest shape, fixed, so it does not follow a sagging body.
   groundEnabled_ = colliders.ground.enabled;
   groundHeight_ = colliders.ground.enabled ? colliders.ground.height : gridFallbackHeight_;
+}
+
+void SimView::updateAttachmentLine(std::span<const glm::vec4> x, const Attachment& mouse) {
+  attachmentActive_ = false;
+  if (!mouse.active || mouse.vertices.empty() || mouse.vertices.size() != mouse.weights.size()) return;
+  glm::vec3 grabbed(0.0f);
+  for (size_t k = 0; k < mouse.vertices.size(); ++k)
+    if (mouse.vertices[k] < x.size()) grabbed += mouse.weights[k] * glm::vec3(x[mouse.vertices[k]]);
+  const LineVertex line[2] = {{grabbed, 0.0f}, {mouse.target, 0.0f}};
+  fill(attachBuffer_, line, sizeof(line), 2);
+  attachmentActive_ = true;
+}
+
+void SimView::updateColliderMesh(const Colliders& colliders) {
+  const size_t signature = hashColliders(colliders);
+  if (signature == colliderSignature_) return;  // rebuilt only when a collider changed
+  colliderSignature_ = signature;
+  const SurfaceMesh mesh = makeColliderMeshes(colliders);
+  colliderMesh_.reset();
+  if (!mesh.triangles.empty())
+    if (Result<GpuMesh> gpu = GpuMesh::create(mesh); gpu) colliderMesh_ = std::move(*gpu);
 }
 
 std::optional<ScenePick> SimView::pick(const Ray& ray, std::span<const glm::vec4> x) const {

@@ -134,8 +134,26 @@ class SimView {
     size_t capacityBytes = 0;
     size_t count = 0;  // vertices
   };
-  void uploadSurface(Surface& s, bool withScalars);
+  // The steps of update(), in its order. centre/radius: the bounding sphere of x.
+  void embedSurfaces(std::span<const glm::vec4> x, glm::vec3& centre, float& radius);
+  bool computeFieldValues(const SimModel& model, const State& state, const Colliders& colliders,
+                          ColorField fieldKind);  // false: no field shown
+  // The mode's geometry (cells, lines or surface scalars) and the values it shows.
+  std::span<const float> buildModeGeometry(const SimModel& model, std::span<const glm::vec4> x,
+                                           const ViewSettings& view, bool hasField, glm::vec3 centre, float radius);
+  std::span<const float> buildShaded(const SimModel& model, std::span<const glm::vec4> x, const ViewSettings& view,
+                                     bool hasField);
+  std::span<const float> buildWireframe(const SimModel& model, std::span<const glm::vec4> x,
+                                        const ViewSettings& view, bool hasField);
+  std::span<const float> buildCutaway(const SimModel& model, std::span<const glm::vec4> x, const ViewSettings& view,
+                                      bool hasField, glm::vec3 centre, float radius);
   void updateRange(const ViewSettings& view, std::span<const float> shown);
+  void uploadGeometry();
+  void updateOverlays(std::span<const glm::vec4> x, const Attachment& mouse, const Colliders& colliders,
+                      const ViewSettings& view);
+  void updateAttachmentLine(std::span<const glm::vec4> x, const Attachment& mouse);
+  void updateColliderMesh(const Colliders& colliders);
+  void uploadSurface(Surface& s, bool withScalars);
   static void fill(DynamicBuffer& b, const void* data, size_t bytes, size_t count);
 
   std::vector<Surface> surfaces_;
