@@ -76,7 +76,7 @@ class AvbdSolver final : public VbdFamilySolver {
         for (uint32_t k = model.vertexColors.begin(c); k < model.vertexColors.end(c); ++k) {
           const uint32_t i = model.vertexColorOrder[k];
           const float w = state.x[i].w;
-          const bool pinnedHard = constraints_.hardPinned(p, state, i);
+          const bool pinnedHard = constraints_.hardPinned(state, i);
           if (!(w > 0.0f) && !pinnedHard) continue;  // kinematic pin
           // A hard-pinned vertex keeps its own mass and inertia; the pin rows hold it.
           const float mass = w > 0.0f ? 1.0f / w : model.mass[i];
@@ -93,7 +93,7 @@ class AvbdSolver final : public VbdFamilySolver {
           if (bodyContacts && w > 0.0f)
             vbdAddBodyContacts(state, snapshot_, c, i, constraints_.bodyContactStiffnessOverH2(), yEps, sys,
                                constraints_.bodyContactLambda(state), constraints_.bodyContactC0());
-          const float r = glm::length(sys.f) * h * h / mass;
+          const float r = clm::vbd_vertex_residual(sys.f, h, mass);
           residual2 += double(r) * double(r);
           ++freeCount;
           glm::vec3 dx;
