@@ -22,6 +22,7 @@
 #include "gpu/avbd_solver_gpu.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -95,9 +96,12 @@ class AvbdSolverGpu final : public GpuSolver {
   AvbdLayout layout_;
   VbdFamilyInputs inputs_;
   VbdResidualRecorder residual_;
-  DeviceBuffer<glm::vec4> vLast_, pinTarget_, pinC0_, contactNormal_, contactTangent_, contactBitangent_, mouseC0_;
+  DeviceBuffer<glm::vec4> vLast_, mouseC0_;
+  DeviceBuffer<glm::vec4> pins_;  // per vertex: [2 i] target (w = known), [2 i + 1] C*(x^t) (avbd_assembly.clh)
+  // K AvbdContactFrame per vertex, held as 3 float4 each (DeviceBuffer takes 4-, 8- and 16-byte elements;
+  // the kernels declare the argument as AvbdContactFrame*, 48 bytes = 3 float4).
+  DeviceBuffer<glm::vec4> contacts_;
   DeviceBuffer<float> edgeC0_;
-  DeviceBuffer<int32_t> contactCollider_;
   DeviceBuffer<glm::uvec4> bodyPrevIds_;  // per body-contact slot: (p, a, b, c) of the last substep
   DeviceBuffer<float> bodyC0_;            // per slot: stabilisation offset c0 [m]
   DeviceBuffer<glm::vec4> snapshot_;      // body contacts: x of the colour being solved at its start
@@ -130,14 +134,17 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
   if (Status st = residual_.reset(ctx, n); !st) return st;
   const glm::vec4 zero(0.0f);
   const size_t contacts = size_t(layout_.contactsPerVertex) * n;  // one contact frame per contact row
-  for (Status st : {allocate(ctx, vLast_, n, zero, "AVBD vLast"), allocate(ctx, pinTarget_, n, zero, "AVBD pinTarget"),
-                    allocate(ctx, pinC0_, n, zero, "AVBD pinC0"),
-                    allocate(ctx, contactNormal_, contacts, zero, "AVBD contactNormal"),
-                    allocate(ctx, contactTangent_, contacts, zero, "AVBD contactTangent"),
-                    allocate(ctx, contactBitangent_, contacts, zero, "AVBD contactBitangent"),
+  clm::AvbdContactFrame none{};
+  none.collider = -1;
+  static_assert(sizeof(clm::AvbdContactFrame) == 3 * sizeof(glm::vec4));
+  std::vector<glm::vec4> noFrames(3 * std::max<size_t>(contacts, 1));
+  for (size_t c = 0; c < noFrames.size() / 3; ++c) std::memcpy(&noFrames[3 * c], &none, sizeof(none));
+  auto frames = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, noFrames, CL_MEM_READ_WRITE, "AVBD contacts");
+  if (!frames) return frames.error();
+  contacts_ = std::move(*frames);
+  for (Status st : {allocate(ctx, vLast_, n, zero, "AVBD vLast"), allocate(ctx, pins_, 2 * size_t(n), zero, "AVBD pins"),
                     allocate(ctx, mouseC0_, 1, zero, "AVBD mouseC0"),
                     allocate(ctx, edgeC0_, model.edgeCount(), 0.0f, "AVBD edgeC0"),
-                    allocate(ctx, contactCollider_, contacts, int32_t(-1), "AVBD contactCollider"),
                     allocate(ctx, bodyPrevIds_, slots, glm::uvec4(kNoContact), "AVBD bodyPrevIds"),
                     allocate(ctx, bodyC0_, slots, 0.0f, "AVBD bodyC0"),
                     allocate(ctx, snapshot_, n, zero, "AVBD snapshot")})
@@ -146,7 +153,7 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
   cl_int e = vLast_.fill(ctx.queue, glm::vec4(0.0f));
   // Pin targets: where each pinned vertex is now (AvbdConstraints::reset).
   cl::Kernel& k = program_.kernel(kReset);
-  if (e == CL_SUCCESS) e = setKernelArgs(k, n, s.x, pinTarget_, contactCollider_);
+  if (e == CL_SUCCESS) e = setKernelArgs(k, n, s.x, pins_, contacts_);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, program_.localSize());
   mouseActive_ = false;
   mouseVertices_.clear();
@@ -221,8 +228,7 @@ cl_int AvbdSolverGpu::enqueueBegin(const ClContext& ctx, const clm::AvbdStepPara
   if (e != CL_SUCCESS) return e;
 
   cl::Kernel& v = program_.kernel(kBeginVertices);
-  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, s.v, s.mass, pinTarget_, pinC0_, contactNormal_,
-                    contactTangent_, contactBitangent_, contactCollider_, s.lambda, s.penalty, inputs_.ground,
+  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, s.v, s.mass, pins_, contacts_, s.lambda, s.penalty, inputs_.ground,
                     inputs_.colliders, inputs_.colliderCounts);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageBegin_));
   const DeviceBodyContacts& bc = s.bodyContacts;
@@ -264,7 +270,7 @@ cl_int AvbdSolverGpu::enqueueColor(const ClContext& ctx, clm::AvbdStepParams k, 
   e = setKernelArgs(solve, k, mouse, s.vertexColorOrder, s.x, s.xPrev, s.xInertial, s.v, s.mass, s.tets, s.DmInv,
                     s.restVolume, s.tetBody, s.vertexTetsOffsets, s.vertexTetsItems, s.edges, s.restLength,
                     s.vertexEdgesOffsets, s.vertexEdgesItems, s.vertexBody, inputs_.bodies, s.lambda, s.penalty,
-                    edgeC0_, pinTarget_, pinC0_, contactNormal_, contactTangent_, contactBitangent_, contactCollider_,
+                    edgeC0_, pins_, contacts_,
                     inputs_.mouseOffset, mouseC0_, snapshot_, inputs_.colorOf, bc.ids, bc.normal, bc.weights,
                     bc.vertexCount, bc.vertexItems, bodyC0_, residual_.residual);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, solve, count, program_.localSize(), profiler.record(stageColor_[c]));
@@ -289,8 +295,7 @@ cl_int AvbdSolverGpu::enqueueDual(const ClContext& ctx, const SolverSettings& se
     if (e != CL_SUCCESS) return e;
   }
   cl::Kernel& v = program_.kernel(kDualVertices);
-  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, pinTarget_, pinC0_, contactNormal_, contactTangent_,
-                    contactBitangent_, contactCollider_, s.lambda, s.penalty);
+  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, pins_, contacts_, s.lambda, s.penalty);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageDual_));
   const DeviceBodyContacts& bc = s.bodyContacts;
   if (e != CL_SUCCESS || !(k.terms & VBD_TERM_BODY_CONTACTS) || bc.slotCount == 0) return e;

@@ -72,15 +72,12 @@ void AvbdConstraints::reset(const SimModel& model, State& state, const AvbdParam
   bodyC0_.assign(model.surfaceVertices.size(), 0.0f);
   bodyContactsActive_ = false;
   edgeC0_.assign(model.edgeCount(), 0.0f);
-  pinTarget_.assign(n, glm::vec4(0.0f));
-  pinC0_.assign(n, glm::vec4(0.0f));
+  pins_.assign(2 * size_t(n), glm::vec4(0.0f));
   for (uint32_t i = 0; i < n && i < state.x.size(); ++i)  // as avbd_reset_vertices
-    pinTarget_[i] = glm::vec4(glm::vec3(state.x[i]), state.x[i].w > 0.0f ? 0.0f : 1.0f);
-  const size_t contacts = size_t(kContactRows) * n;
-  contactNormal_.assign(contacts, glm::vec4(0.0f));
-  contactTangent_.assign(contacts, glm::vec4(0.0f));
-  contactBitangent_.assign(contacts, glm::vec4(0.0f));
-  contactCollider_.assign(contacts, -1);
+    pins_[2 * size_t(i)] = glm::vec4(glm::vec3(state.x[i]), state.x[i].w > 0.0f ? 0.0f : 1.0f);
+  clm::AvbdContactFrame none{};
+  none.collider = -1;
+  contacts_.assign(size_t(kContactRows) * n, none);
   mouseVertices_.clear();
   mouseActive_ = false;
 }
@@ -89,7 +86,7 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
                                    const VbdMaterialCache& cache, float h, State& state) {
   const AvbdParams& p = settings.avbd;
   const uint32_t n = model.vertexCount();
-  if (state.lambda.size() != layout_.size || state.penalty.size() != layout_.size || pinTarget_.size() != n)
+  if (state.lambda.size() != layout_.size || state.penalty.size() != layout_.size || pins_.size() != 2 * size_t(n))
     reset(model, state, p);
   attachment_.rebuild(state.mouse, n);
   params_ = avbdStepParams(settings, layout_, h);
@@ -120,8 +117,8 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
 
   // Pins: the target is where the vertex was when it got pinned.
   for (uint32_t i = 0; i < n; ++i)
-    clm::avbd_begin_pin(i, state.x.data(), state.xPrev.data(), model.mass.data(), &params_, pinTarget_.data(),
-                        pinC0_.data(), lambda, penalty);
+    clm::avbd_begin_pin(i, state.x.data(), state.xPrev.data(), model.mass.data(), &params_, pins_.data(), lambda,
+                        penalty);
 
   for (uint32_t i = 0; i < n; ++i) beginContacts(model, settings, h, state, i);
 
@@ -156,8 +153,7 @@ void AvbdConstraints::beginContacts(const SimModel& model, const SolverSettings&
 
   const float start = std::fmin(clm::avbd_row_start(&params_, clm::avbd_mass_of(state.x[i], model.mass[i])),
                                 params_.contactCap);
-  clm::avbd_assign_contact_rows(i, picks, count, start, &params_, contactNormal_.data(), contactTangent_.data(),
-                                contactBitangent_.data(), contactCollider_.data(), state.lambda.data(),
+  clm::avbd_assign_contact_rows(i, picks, count, start, &params_, contacts_.data(), state.lambda.data(),
                                 state.penalty.data());
 }
 
@@ -179,11 +175,11 @@ uint32_t AvbdConstraints::addVertexTerms(const SimModel& model, const SolverSett
     clm::avbd_add_mouse_rows(attachmentOffset(state.mouse, state), state.mouse.weights[size_t(slot)], &mouse_,
                              &params_, mouseC0_, lambda, penalty, &sys);
   if (hardPinned(state, i))
-    clm::avbd_add_pin_rows(xi, glm::vec3(pinTarget_[i]), glm::vec3(pinC0_[i]), &params_, i, lambda, penalty, &sys);
+    clm::avbd_add_pin_rows(xi, glm::vec3(pins_[2 * size_t(i)]), glm::vec3(pins_[2 * size_t(i) + 1]), &params_, i,
+                           lambda, penalty, &sys);
   if (on.collisions)
-    outInContact = clm::avbd_add_vertex_contacts(i, xi - glm::vec3(state.xPrev[i]), &params_, contactNormal_.data(),
-                                                 contactTangent_.data(), contactBitangent_.data(),
-                                                 contactCollider_.data(), lambda, penalty, &sys) != 0;
+    outInContact = clm::avbd_add_vertex_contacts(i, xi - glm::vec3(state.xPrev[i]), &params_, contacts_.data(), lambda,
+                                                 penalty, &sys) != 0;
   return triggers;
 }
 
@@ -205,9 +201,8 @@ void AvbdConstraints::updateDuals(const SimModel& model, const SolverSettings& s
                                bodyC0_.data(), &params_, lambda);
   }
   for (uint32_t i = 0; i < model.vertexCount(); ++i)
-    clm::avbd_dual_vertex(i, state.x.data(), state.xPrev.data(), pinTarget_.data(), pinC0_.data(),
-                          contactNormal_.data(), contactTangent_.data(), contactBitangent_.data(),
-                          contactCollider_.data(), &params_, lambda, penalty);
+    clm::avbd_dual_vertex(i, state.x.data(), state.xPrev.data(), pins_.data(), contacts_.data(), &params_, lambda,
+                          penalty);
 }
 
 float AvbdConstraints::maxHardViolation(const SimModel& model, const SolverSettings& settings,
@@ -224,7 +219,7 @@ float AvbdConstraints::maxHardViolation(const SimModel& model, const SolverSetti
   if (state.mouse.active && p.hardAttachment) worst = std::max(worst, glm::length(attachmentOffset(state.mouse, state)));
   for (uint32_t i = 0; i < model.vertexCount(); ++i) {
     if (hardPinned(state, i))
-      worst = std::max(worst, glm::length(glm::vec3(state.x[i]) - glm::vec3(pinTarget_[i])));
+      worst = std::max(worst, glm::length(glm::vec3(state.x[i]) - glm::vec3(pins_[2 * size_t(i)])));
     if (settings.step.constraints.collisions)
       forEachCollider(settings.colliders, glm::vec3(state.x[i]), [&](const ColliderSample& s) {
         worst = std::max(worst, p.primal.contactThickness - s.phi);
@@ -235,8 +230,9 @@ float AvbdConstraints::maxHardViolation(const SimModel& model, const SolverSetti
 
 uint32_t AvbdConstraints::activeContacts() const {
   uint32_t count = 0;
-  for (size_t i = 0; i + kContactRows <= contactCollider_.size(); i += kContactRows)
-    count += std::any_of(&contactCollider_[i], &contactCollider_[i] + kContactRows, [](int32_t c) { return c >= 0; })
+  for (size_t i = 0; i + kContactRows <= contacts_.size(); i += kContactRows)
+    count += std::any_of(&contacts_[i], &contacts_[i] + kContactRows,
+                         [](const clm::AvbdContactFrame& c) { return c.collider >= 0; })
                  ? 1u : 0u;
   return count;
 }

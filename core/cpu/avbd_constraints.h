@@ -29,7 +29,7 @@
 // The row code (warm start, tangent basis, primal terms, dual updates) is
 // shaders/cl/common/avbd_assembly.clh, shared with the GPU kernels; this class
 // keeps the CPU's loops, its collider selection and the per-substep data, in
-// the device's layouts (pin targets and contact frames as float4 arrays).
+// the device's layouts (the pins' float4 pairs, the AvbdContactFrame array).
 #include <cstdint>
 #include <vector>
 
@@ -87,7 +87,7 @@ class AvbdConstraints {
 
   // Vertex i is simulated as a massive vertex held by hard pin rows (valid after beginSubstep).
   bool hardPinned(const State& state, uint32_t i) const {
-    return clm::avbd_hard_pinned(&params_, state.x[i], pinTarget_[i]) != 0;
+    return clm::avbd_hard_pinned(&params_, state.x[i], pins_[2 * size_t(i)]) != 0;
   }
   // Vertices with at least one contact row this substep.
   uint32_t activeContacts() const;
@@ -100,11 +100,9 @@ class AvbdConstraints {
   clm::AvbdStepParams params_{};      // this substep's constants (avbdStepParams)
   clm::VbdMouse mouse_{};             // stiffness, maxForce, active, same (ids unused: no vertex limit here)
   std::vector<float> edgeC0_;          // C*(x^t) of each edge [m]
-  std::vector<glm::vec4> pinTarget_;   // where each pinned vertex is held [m], w = 1 while known
-  std::vector<glm::vec4> pinC0_;       // C*(x^t) of the pin rows [m]
-  // K per vertex, entry K i + k: (n, phi0), (t, mu), (b, 0), collider id (-1: none)
-  std::vector<glm::vec4> contactNormal_, contactTangent_, contactBitangent_;
-  std::vector<int32_t> contactCollider_;
+  // Per vertex [2 i]: where it is held when pinned [m], w = 1 while known; [2 i + 1]: C*(x^t) of the pin rows [m].
+  std::vector<glm::vec4> pins_;
+  std::vector<clm::AvbdContactFrame> contacts_;  // K per vertex, entry K i + k (collider -1: none)
   std::vector<glm::uvec4> bodyIds_;    // per body-contact slot: (p, a, b, c) of the last substep
   std::vector<float> bodyC0_;          // per slot: stabilisation offset c0 [m]
   bool bodyContactsActive_ = false;

@@ -30,6 +30,7 @@ namespace tetlab {
 static_assert(sizeof(clm::VbdMouse) == 112);
 static_assert(sizeof(clm::VbdStepParams) == 64);
 static_assert(sizeof(clm::AvbdStepParams) == 128);
+static_assert(sizeof(clm::AvbdContactFrame) == 48);
 
 // Per-substep inputs of the shared assembly in the layouts the device uses,
 // refreshed every substep so UI edits take effect at the next substep (the

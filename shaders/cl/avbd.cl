@@ -20,13 +20,13 @@
 
 #include "avbd_rows.clh"
 
-__kernel void avbd_reset_vertices(const uint count, __global const float4* x, __global float4* pinTarget,
-                                  __global int* contactCollider) {
+__kernel void avbd_reset_vertices(const uint count, __global const float4* x, __global float4* pins,
+                                  __global AvbdContactFrame* frames) {
   const uint i = get_global_id(0);
   if (i >= count) return;
   const float4 p = x[i];
-  pinTarget[i] = (float4)(p.xyz, p.w > 0.0f ? 0.0f : 1.0f);
-  for (uint k = 0; k < AVBD_CONTACT_ROWS; ++k) contactCollider[AVBD_CONTACT_ROWS * i + k] = -1;
+  pins[2 * i] = (float4)(p.xyz, p.w > 0.0f ? 0.0f : 1.0f);
+  for (uint k = 0; k < AVBD_CONTACT_ROWS; ++k) frames[AVBD_CONTACT_ROWS * i + k].collider = -1;
 }
 
 // Edge rows: C*(x^t) and the warm start (beginSubstep, edges part).
@@ -57,19 +57,17 @@ __kernel void avbd_begin_mouse(const AvbdStepParams p, const VbdMouse mouse, __g
 // Pins and contacts of each vertex (beginSubstep, per-vertex part).
 __kernel void avbd_begin_vertices(const uint count, const AvbdStepParams p, __global const float4* x,
                                   __global const float4* xPrev, __global const float4* v, __global const float* mass,
-                                  __global float4* pinTarget, __global float4* pinC0, __global float4* contactNormal,
-                                  __global float4* contactTangent, __global float4* contactBitangent,
-                                  __global int* contactCollider, __global float* lambda, __global float* penalty,
-                                  const float4 ground, __global const float4* colliders, const uint4 colliderCounts) {
+                                  __global float4* pins, __global AvbdContactFrame* frames, __global float* lambda,
+                                  __global float* penalty, const float4 ground, __global const float4* colliders,
+                                  const uint4 colliderCounts) {
   const uint i = get_global_id(0);
   if (i >= count) return;
-  avbd_begin_pin(i, x, xPrev, mass, &p, pinTarget, pinC0, lambda, penalty);
+  avbd_begin_pin(i, x, xPrev, mass, &p, pins, lambda, penalty);
   const float4 xi = x[i];
-  const int movable = xi.w > 0.0f || avbd_hard_pinned(&p, xi, pinTarget[i]);
+  const int movable = xi.w > 0.0f || avbd_hard_pinned(&p, xi, pins[2 * i]);
   const float start = fmin(avbd_row_start(&p, avbd_mass_of(xi, mass[i])), p.contactCap);
   avbd_begin_contacts(i, (p.terms & VBD_TERM_COLLISIONS) && movable, xPrev[i].xyz, v[i].xyz, start, &p, ground,
-                      colliders, colliderCounts, contactNormal, contactTangent, contactBitangent, contactCollider,
-                      lambda, penalty);
+                      colliders, colliderCounts, frames, lambda, penalty);
 }
 
 // Body-contact rows at the start of a substep (beginSubstep, body part); with
@@ -123,9 +121,8 @@ __kernel void avbd_solve_vertices_color(
     __global const uint* vertexTetsItems, __global const uint2* edges, __global const float* restLength,
     __global const uint* vertexEdgesOffsets, __global const uint* vertexEdgesItems, __global const uint* vertexBody,
     __global const float4* bodies, __global const float* lambda, __global const float* penalty,
-    __global const float* edgeC0, __global const float4* pinTarget, __global const float4* pinC0,
-    __global const float4* contactNormal, __global const float4* contactTangent,
-    __global const float4* contactBitangent, __global const int* contactCollider, __global const float4* mouseOffset,
+    __global const float* edgeC0, __global const float4* pins, __global const AvbdContactFrame* frames,
+    __global const float4* mouseOffset,
     __global const float4* mouseC0, __global const float4* snapshot, __global const uint* colorOf,
     __global const uint4* bcIds, __global const float4* bcNormal, __global const float4* bcWeights,
     __global const uint* bcVertexCount, __global const uint* bcVertexItems, __global const float* bodyC0,
@@ -135,7 +132,7 @@ __kernel void avbd_solve_vertices_color(
   const uint i = vertexColorOrder[p.begin + k];
   const float4 xw = x[i];
   const float w = xw.w;
-  const float4 pin = pinTarget[i];
+  const float4 pin = pins[2 * i];
   const int pinnedHard = avbd_hard_pinned(&p, xw, pin);
   if (!(w > 0.0f) && !pinnedHard) return;  // kinematic pin
   const float h = p.h;
@@ -162,10 +159,8 @@ __kernel void avbd_solve_vertices_color(
       avbd_add_mouse_rows(r, mouse.weights[slot], &mouse, &p, mouseC0[0].xyz, lambda, penalty, &s);
     }
   }
-  if (pinnedHard) avbd_add_pin_rows(xi, pin.xyz, pinC0[i].xyz, &p, i, lambda, penalty, &s);
-  if (terms & VBD_TERM_COLLISIONS)
-    avbd_add_vertex_contacts(i, xi - xt, &p, contactNormal, contactTangent, contactBitangent, contactCollider, lambda,
-                             penalty, &s);
+  if (pinnedHard) avbd_add_pin_rows(xi, pin.xyz, pins[2 * i + 1].xyz, &p, i, lambda, penalty, &s);
+  if (terms & VBD_TERM_COLLISIONS) avbd_add_vertex_contacts(i, xi - xt, &p, frames, lambda, penalty, &s);
   // A hard-pinned vertex (w = 0) is held by its pin rows; body contacts see it as immovable.
   if ((terms & VBD_TERM_BODY_CONTACTS) && w > 0.0f)
     vbd_add_body_contacts(i, p.color, p.bodyStiffnessOverH2, p.bodyYEps, x, xPrev, snapshot, colorOf, bcIds, bcNormal,
@@ -194,13 +189,10 @@ __kernel void avbd_dual_mouse(const AvbdStepParams p, const VbdMouse mouse, __gl
 
 // Pin and contact rows of each vertex (updateDuals, per-vertex part).
 __kernel void avbd_dual_vertices(const uint count, const AvbdStepParams p, __global const float4* x,
-                                 __global const float4* xPrev, __global const float4* pinTarget,
-                                 __global const float4* pinC0, __global const float4* contactNormal,
-                                 __global const float4* contactTangent, __global const float4* contactBitangent,
-                                 __global const int* contactCollider, __global float* lambda,
+                                 __global const float4* xPrev, __global const float4* pins,
+                                 __global const AvbdContactFrame* frames, __global float* lambda,
                                  __global float* penalty) {
   const uint i = get_global_id(0);
   if (i >= count) return;
-  avbd_dual_vertex(i, x, xPrev, pinTarget, pinC0, contactNormal, contactTangent, contactBitangent, contactCollider, &p,
-                   lambda, penalty);
+  avbd_dual_vertex(i, x, xPrev, pins, frames, &p, lambda, penalty);
 }

@@ -44,6 +44,8 @@ __kernel void vbd_layout_probe(__global uint* out, const VbdStepParams v, const 
   out[14] = m.ids[7];
   out[15] = as_uint(m.weights[7]);
   out[16] = m.same;
+  out[17] = (uint)sizeof(AvbdContactFrame);
+  out[18] = OFFSET(AvbdContactFrame, collider);
 }
 )";
 
@@ -72,7 +74,7 @@ TEST(VbdLayout, DeviceStructsMatchTheHost) {
   m.weights[7] = 0.375f;
   m.same = 1u;
 
-  const size_t n = 17;
+  const size_t n = 19;
   auto out = DeviceBuffer<uint32_t>::create(ctx.context, n, CL_MEM_READ_WRITE, "probe");
   ASSERT_TRUE(out.ok());
   cl::Kernel& k = *kernel;
@@ -101,6 +103,8 @@ TEST(VbdLayout, DeviceStructsMatchTheHost) {
   EXPECT_EQ(got[14], m.ids[7]);
   EXPECT_EQ(got[15], std::bit_cast<uint32_t>(m.weights[7]));
   EXPECT_EQ(got[16], m.same);
+  EXPECT_EQ(got[17], sizeof(clm::AvbdContactFrame));
+  EXPECT_EQ(got[18], offsetof(clm::AvbdContactFrame, collider));
 }
 
 }  // namespace
