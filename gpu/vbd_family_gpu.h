@@ -1,8 +1,8 @@
 #pragma once
 // Host-side inputs the GPU VBD and AVBD scripts share (gpu/vbd_solver_gpu.cpp,
 // gpu/avbd_solver_gpu.cpp): per-body material constants and per-edge spring
-// stiffnesses, the analytic colliders, and the mouse attachment as kernel
-// arguments. Material constants come from the CPU's own VbdMaterialCache, so
+// stiffnesses, the analytic colliders, and the mouse attachment as the
+// kernels' VbdMouse (shaders/cl/common/vbd_layout.clh). Material constants come from the CPU's own VbdMaterialCache, so
 // both backends use bit-identical constants. They and the colliders are
 // uploaded only when they change (a UI edit), never in the steady state.
 //

@@ -80,8 +80,9 @@ class AvbdSolver final : public VbdFamilySolver {
           if (!(w > 0.0f) && !pinnedHard) continue;  // kinematic pin
           // A hard-pinned vertex keeps its own mass and inertia; the pin rows hold it.
           const float mass = w > 0.0f ? 1.0f / w : model.mass[i];
-          const glm::vec3 y = w > 0.0f ? glm::vec3(state.xInertial[i])
-                                       : glm::vec3(state.xPrev[i]) + h * glm::vec3(state.v[i]) + (h * h) * g;
+          const glm::vec3 y =
+              w > 0.0f ? glm::vec3(state.xInertial[i])
+                       : clm::avbd_pinned_inertial_target(glm::vec3(state.xPrev[i]), glm::vec3(state.v[i]), h, g);
           const glm::vec3 x(state.x[i]);
           VbdVertexSystem sys;
           vbdAddInertia(mass, h, x, y, sys);

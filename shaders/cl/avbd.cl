@@ -141,7 +141,7 @@ __kernel void avbd_solve_vertices_color(
   const float3 xi = xw.xyz;
   const float3 xt = xPrev[i].xyz;
   const float3 g = (float3)(p.gravity[0], p.gravity[1], p.gravity[2]);
-  const float3 y = w > 0.0f ? xInertial[i].xyz : xt + h * v[i].xyz + (h * h) * g;
+  const float3 y = w > 0.0f ? xInertial[i].xyz : avbd_pinned_inertial_target(xt, v[i].xyz, h, g);
 
   VbdSystem s = vbd_system_zero();
   vbd_add_inertia(m, h, xi, y, &s);
