@@ -22,6 +22,7 @@
 #include "gpu/avbd_solver_gpu.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,29 @@
 namespace tetlab {
 
 namespace {
+
+// The kernels of cl/avbd.cl: the enum and the name list from one table.
+#define TL_AVBD_KERNELS(X)                          \
+  X(kReset, "avbd_reset_vertices")                  \
+  X(kBeginEdges, "avbd_begin_edges")                \
+  X(kBeginMouse, "avbd_begin_mouse")                \
+  X(kBeginVertices, "avbd_begin_vertices")          \
+  X(kInitGuess, "avbd_init_guess")                  \
+  X(kMouseOffset, "avbd_mouse_offset")              \
+  X(kSolve, "avbd_solve_vertices_color")            \
+  X(kDualEdges, "avbd_dual_edges")                  \
+  X(kDualMouse, "avbd_dual_mouse")                  \
+  X(kDualVertices, "avbd_dual_vertices")            \
+  X(kBeginBodyContacts, "avbd_begin_body_contacts") \
+  X(kDualBodyContacts, "avbd_dual_body_contacts")   \
+  X(kSnapshot, "vbd_snapshot_color")                \
+  X(kResidualRms, "vbd_residual_rms")
+#define TL_KERNEL_ENUM(id, name) id,
+#define TL_KERNEL_NAME(id, name) name,
+enum Kernel : size_t { TL_AVBD_KERNELS(TL_KERNEL_ENUM) };
+std::vector<std::string> kernelNames() { return {TL_AVBD_KERNELS(TL_KERNEL_NAME)}; }
+#undef TL_KERNEL_ENUM
+#undef TL_KERNEL_NAME
 
 class AvbdSolverGpu final : public GpuSolver {
  public:
@@ -55,39 +79,29 @@ class AvbdSolverGpu final : public GpuSolver {
   void recordResidual(bool on) override { residual_.record(on); }
   Result<std::vector<float>> readResidualHistory(const ClContext& ctx) override { return residual_.read(ctx); }
 
-  enum Kernel : size_t {
-    kReset, kBeginEdges, kBeginMouse, kBeginVertices, kInitGuess, kMouseOffset, kSolve, kDualEdges, kDualMouse,
-    kDualVertices, kBeginBodyContacts, kDualBodyContacts, kSnapshot, kResidualRms
-  };
-
  private:
-  // Per-substep constants in the kernels' packing (avbd_rows.clh).
-  struct Constants {
-    cl_float8 al{};          // (alpha, gamma, beta, kStart, kStartInertia, kMax, h, 0)
-    glm::uvec4 hard{0u};     // (hardContacts, hardPins, hardAttachment, hardEdges)
-    glm::uvec4 layout{0u};   // (mouse row, pin rows, contact rows, collisions on)
-    glm::vec4 contact{0.0f}; // (contact penalty cap, contactThickness, |g| h^2, 0)
-    glm::vec4 gravity{0.0f}; // (g, |g|)
-    glm::vec4 bodyContact{0.0f};  // (kappa / h^2, eps_v h, 1: body contacts on, 0)
-    uint32_t terms = 0;
-  };
-  Constants constants(const SolverSettings& settings, float h, const MouseArgs& mouse) const;
+  // The substep's constants (AvbdStepParams, built by the CPU's avbdStepParams)
+  // plus the device-only bits: MOUSE, RESIDUAL.
+  clm::AvbdStepParams constants(const SolverSettings& settings, float h, const clm::VbdMouse& mouse) const;
   void registerStages(Profiler& profiler, const DeviceState& s);
-  cl_int enqueueBegin(const ClContext& ctx, const Constants& k, DeviceState& s, const MouseArgs& mouse,
+  cl_int enqueueBegin(const ClContext& ctx, const clm::AvbdStepParams& k, DeviceState& s, clm::VbdMouse mouse,
                       Profiler& profiler);
-  cl_int enqueueColor(const ClContext& ctx, const SolverSettings& settings, const Constants& k, DeviceState& s,
-                      const MouseArgs& mouse, uint32_t c, Profiler& profiler);
-  cl_int enqueueDual(const ClContext& ctx, const SolverSettings& settings, const Constants& k, DeviceState& s,
-                     const MouseArgs& mouse, Profiler& profiler);
+  cl_int enqueueColor(const ClContext& ctx, clm::AvbdStepParams k, DeviceState& s, const clm::VbdMouse& mouse,
+                      uint32_t c, Profiler& profiler);
+  cl_int enqueueDual(const ClContext& ctx, const SolverSettings& settings, const clm::AvbdStepParams& k,
+                     DeviceState& s, const clm::VbdMouse& mouse, Profiler& profiler);
 
   KernelProgram program_;
   const SimModel* model_ = nullptr;
   AvbdLayout layout_;
   VbdFamilyInputs inputs_;
   VbdResidualRecorder residual_;
-  DeviceBuffer<glm::vec4> vLast_, pinTarget_, pinC0_, contactNormal_, contactTangent_, contactBitangent_, mouseC0_;
+  DeviceBuffer<glm::vec4> vLast_, mouseC0_;
+  DeviceBuffer<glm::vec4> pins_;  // per vertex: [2 i] target (w = known), [2 i + 1] C*(x^t) (avbd_assembly.clh)
+  // K AvbdContactFrame per vertex, held as 3 float4 each (DeviceBuffer takes 4-, 8- and 16-byte elements;
+  // the kernels declare the argument as AvbdContactFrame*, 48 bytes = 3 float4).
+  DeviceBuffer<glm::vec4> contacts_;
   DeviceBuffer<float> edgeC0_;
-  DeviceBuffer<int32_t> contactCollider_;
   DeviceBuffer<glm::uvec4> bodyPrevIds_;  // per body-contact slot: (p, a, b, c) of the last substep
   DeviceBuffer<float> bodyC0_;            // per slot: stabilisation offset c0 [m]
   DeviceBuffer<glm::vec4> snapshot_;      // body contacts: x of the colour being solved at its start
@@ -120,14 +134,17 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
   if (Status st = residual_.reset(ctx, n); !st) return st;
   const glm::vec4 zero(0.0f);
   const size_t contacts = size_t(layout_.contactsPerVertex) * n;  // one contact frame per contact row
-  for (Status st : {allocate(ctx, vLast_, n, zero, "AVBD vLast"), allocate(ctx, pinTarget_, n, zero, "AVBD pinTarget"),
-                    allocate(ctx, pinC0_, n, zero, "AVBD pinC0"),
-                    allocate(ctx, contactNormal_, contacts, zero, "AVBD contactNormal"),
-                    allocate(ctx, contactTangent_, contacts, zero, "AVBD contactTangent"),
-                    allocate(ctx, contactBitangent_, contacts, zero, "AVBD contactBitangent"),
+  clm::AvbdContactFrame none{};
+  none.collider = -1;
+  static_assert(sizeof(clm::AvbdContactFrame) == 3 * sizeof(glm::vec4));
+  std::vector<glm::vec4> noFrames(3 * std::max<size_t>(contacts, 1));
+  for (size_t c = 0; c < noFrames.size() / 3; ++c) std::memcpy(&noFrames[3 * c], &none, sizeof(none));
+  auto frames = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, noFrames, CL_MEM_READ_WRITE, "AVBD contacts");
+  if (!frames) return frames.error();
+  contacts_ = std::move(*frames);
+  for (Status st : {allocate(ctx, vLast_, n, zero, "AVBD vLast"), allocate(ctx, pins_, 2 * size_t(n), zero, "AVBD pins"),
                     allocate(ctx, mouseC0_, 1, zero, "AVBD mouseC0"),
                     allocate(ctx, edgeC0_, model.edgeCount(), 0.0f, "AVBD edgeC0"),
-                    allocate(ctx, contactCollider_, contacts, int32_t(-1), "AVBD contactCollider"),
                     allocate(ctx, bodyPrevIds_, slots, glm::uvec4(kNoContact), "AVBD bodyPrevIds"),
                     allocate(ctx, bodyC0_, slots, 0.0f, "AVBD bodyC0"),
                     allocate(ctx, snapshot_, n, zero, "AVBD snapshot")})
@@ -136,7 +153,7 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
   cl_int e = vLast_.fill(ctx.queue, glm::vec4(0.0f));
   // Pin targets: where each pinned vertex is now (AvbdConstraints::reset).
   cl::Kernel& k = program_.kernel(kReset);
-  if (e == CL_SUCCESS) e = setKernelArgs(k, n, s.x, pinTarget_, contactCollider_);
+  if (e == CL_SUCCESS) e = setKernelArgs(k, n, s.x, pins_, contacts_);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, program_.localSize());
   mouseActive_ = false;
   mouseVertices_.clear();
@@ -156,25 +173,11 @@ void AvbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
   registeredWith_ = &profiler;
 }
 
-AvbdSolverGpu::Constants AvbdSolverGpu::constants(const SolverSettings& settings, float h,
-                                                  const MouseArgs& mouse) const {
-  const AvbdParams& p = settings.avbd;
-  const ConstraintToggles& on = settings.step.constraints;
-  Constants k;
-  const float al[8] = {p.alpha, p.gamma, p.beta, p.kStart, p.kStartInertia, p.kMax, h, 0.0f};
-  std::copy(al, al + 8, k.al.s);
-  k.hard = glm::uvec4(p.hardContacts, p.hardPins, p.hardAttachment, p.hardEdges);
-  k.layout = glm::uvec4(layout_.mouse, layout_.pins, layout_.contacts, on.collisions ? 1u : 0u);
-  const float contactCap = p.hardContacts ? p.kMax : std::min(p.kMax, p.primal.contactStiffness);
-  const float gLen = glm::length(settings.step.gravity);
-  k.contact = glm::vec4(contactCap, p.primal.contactThickness, gLen * h * h, 0.0f);
-  k.gravity = glm::vec4(settings.step.gravity, gLen);
-  // Body contacts as AvbdSolver::solveSubstep: (kappa / h^2, eps_v h) of the primal settings.
-  k.bodyContact = glm::vec4(p.primal.bodyContactStiffness / (h * h), p.primal.frictionEpsilon * h,
-                            on.bodyContacts ? 1.0f : 0.0f, 0.0f);
-  k.terms = (on.neoHookean ? kVbdTermNeoHookean : 0u) | (on.edges ? kVbdTermEdges : 0u) |
-            (on.collisions ? kVbdTermCollisions : 0u) | (mouse.active ? kVbdTermMouse : 0u) |
-            (p.friction ? kVbdTermFriction : 0u) | (residual_.recording() ? kVbdTermResidual : 0u);
+clm::AvbdStepParams AvbdSolverGpu::constants(const SolverSettings& settings, float h,
+                                             const clm::VbdMouse& mouse) const {
+  clm::AvbdStepParams k = avbdStepParams(settings, layout_, h);
+  if (mouse.active && mouse.slots > 0) k.terms |= VBD_TERM_MOUSE;
+  if (residual_.recording()) k.terms |= VBD_TERM_RESIDUAL;
   return k;
 }
 
@@ -184,70 +187,65 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
   if (s.lambda.size() != layout_.size || s.penalty.size() != layout_.size) return CL_INVALID_OPERATION;
   if (registeredWith_ != &profiler) registerStages(profiler, s);
   if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
-  const MouseArgs mouse = packMouse(mouse_, s.vertexCount);
-  const Constants k = constants(settings, h, mouse);
+  const clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
+  const clm::AvbdStepParams k = constants(settings, h, mouse);
   const uint32_t n = s.vertexCount;
 
   cl_int e = enqueueBegin(ctx, k, s, mouse, profiler);
   if (e == CL_SUCCESS) {
     // VBD Sec. 3.7; a hard-pinned vertex starts where it is held (w = 0 is skipped).
     cl::Kernel& init = program_.kernel(kInitGuess);
-    e = setKernelArgs(init, n, s.x, s.v, vLast_, k.gravity, h, uint32_t(settings.avbd.primal.initialGuess));
+    e = setKernelArgs(init, n, k, uint32_t(settings.avbd.primal.initialGuess), s.x, s.v, vLast_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, program_.localSize(), profiler.record(stageInit_));
   }
   const int iterations = std::max(settings.step.iterations, 1);
   if (e == CL_SUCCESS) e = residual_.begin(ctx, iterations);
   for (int it = 0; it < iterations && e == CL_SUCCESS; ++it) {
     for (uint32_t c = 0; c < s.vertexColors.count() && e == CL_SUCCESS; ++c)
-      e = enqueueColor(ctx, settings, k, s, mouse, c, profiler);
+      e = enqueueColor(ctx, k, s, mouse, c, profiler);
     if (e == CL_SUCCESS) e = residual_.reduce(ctx, program_.kernel(kResidualRms), it, profiler, stageResidual_);
     if (e == CL_SUCCESS) e = enqueueDual(ctx, settings, k, s, mouse, profiler);
   }
   return e;
 }
 
-cl_int AvbdSolverGpu::enqueueBegin(const ClContext& ctx, const Constants& k, DeviceState& s, const MouseArgs& mouse,
-                                   Profiler& profiler) {
+cl_int AvbdSolverGpu::enqueueBegin(const ClContext& ctx, const clm::AvbdStepParams& k, DeviceState& s,
+                                   clm::VbdMouse mouse, Profiler& profiler) {
   const size_t local = program_.localSize();
   cl::Kernel& edges = program_.kernel(kBeginEdges);
-  cl_int e = setKernelArgs(edges, s.edgeCount, s.x, s.xPrev, s.edges, s.restLength, s.mass, inputs_.edgeStiffness,
-                           edgeC0_, s.lambda, s.penalty, k.al, k.hard);
+  cl_int e = setKernelArgs(edges, s.edgeCount, k, s.x, s.xPrev, s.edges, s.restLength, s.mass, inputs_.edgeStiffness,
+                           edgeC0_, s.lambda, s.penalty);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, edges, s.edgeCount, local, profiler.record(stageBegin_));
   if (e != CL_SUCCESS) return e;
 
   // A new drag (or another vertex set) starts from fresh multipliers.
-  const bool same = mouse_.active && mouseActive_ && mouse_.vertices == mouseVertices_;
+  mouse.same = mouse_.active && mouseActive_ && mouse_.vertices == mouseVertices_ ? 1u : 0u;
   mouseActive_ = mouse_.active;
   mouseVertices_ = mouse_.vertices;
-  const glm::vec4 mouseRow(mouse_.stiffness, mouse_.maxForce, mouse_.active ? 1.0f : 0.0f, same ? 1.0f : 0.0f);
-  const glm::uvec4 counts(mouse.slots, mouse.vertices, layout_.mouse, 0u);
   cl::Kernel& m = program_.kernel(kBeginMouse);
-  e = setKernelArgs(m, s.x, s.xPrev, s.mass, mouse.ids, mouse.weights, mouse.target, mouseRow, counts, s.lambda,
-                    s.penalty, mouseC0_, k.al, k.hard);
+  e = setKernelArgs(m, k, mouse, s.x, s.xPrev, s.mass, s.lambda, s.penalty, mouseC0_);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, m, 1, 0, profiler.record(stageBegin_));
   if (e != CL_SUCCESS) return e;
 
   cl::Kernel& v = program_.kernel(kBeginVertices);
-  e = setKernelArgs(v, s.vertexCount, s.x, s.xPrev, s.v, s.mass, pinTarget_, pinC0_, contactNormal_, contactTangent_,
-                    contactBitangent_, contactCollider_, s.lambda, s.penalty, inputs_.ground, inputs_.colliders,
-                    inputs_.colliderCounts, k.contact, k.layout, k.al, k.hard);
+  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, s.v, s.mass, pins_, contacts_, s.lambda, s.penalty, inputs_.ground,
+                    inputs_.colliders, inputs_.colliderCounts);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageBegin_));
   const DeviceBodyContacts& bc = s.bodyContacts;
   if (e != CL_SUCCESS || bc.slotCount == 0) return e;
   cl::Kernel& b = program_.kernel(kBeginBodyContacts);
-  e = setKernelArgs(b, bc.slotCount, uint32_t(k.bodyContact.z != 0.0f ? 1u : 0u), bc.ids, bc.normal, bc.weights,
-                    s.xPrev, bodyPrevIds_, bodyC0_, s.lambda, layout_.bodyContacts, k.al);
+  const uint32_t on = (k.terms & VBD_TERM_BODY_CONTACTS) ? 1u : 0u;
+  e = setKernelArgs(b, bc.slotCount, on, k, bc.ids, bc.normal, bc.weights, s.xPrev, bodyPrevIds_, bodyC0_, s.lambda);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, b, bc.slotCount, local, profiler.record(stageBegin_));
   return e;
 }
 
-cl_int AvbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& settings, const Constants& k,
-                                   DeviceState& s, const MouseArgs& mouse, uint32_t c, Profiler& profiler) {
-  const VbdParams& primal = settings.avbd.primal;
+cl_int AvbdSolverGpu::enqueueColor(const ClContext& ctx, clm::AvbdStepParams k, DeviceState& s,
+                                   const clm::VbdMouse& mouse, uint32_t c, Profiler& profiler) {
   const uint32_t begin = s.vertexColors.begin(c), count = s.vertexColors.end(c) - begin;
   if (count == 0) return CL_SUCCESS;
-  const bool snapshot = mouse.active && inputs_.needsMouseSnapshot(mouse, c);
-  const bool bodyContacts = k.bodyContact.z != 0.0f && s.bodyContacts.slotCount > 0;
+  const bool snapshot = (k.terms & VBD_TERM_MOUSE) && inputs_.needsMouseSnapshot(mouse, c);
+  const bool bodyContacts = (k.terms & VBD_TERM_BODY_CONTACTS) && s.bodyContacts.slotCount > 0;
   cl_int e = CL_SUCCESS;
   if (bodyContacts) {
     // Same-colour partners of the body contacts are read as they were before this colour.
@@ -258,56 +256,51 @@ cl_int AvbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& s
   }
   if (snapshot) {
     cl::Kernel& m = program_.kernel(kMouseOffset);
-    e = setKernelArgs(m, s.x, mouse.ids, mouse.weights, mouse.target, mouse.slots, inputs_.mouseOffset);
+    e = setKernelArgs(m, s.x, mouse, inputs_.mouseOffset);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, m, 1, 0, profiler.record(stageMouse_));
     if (e != CL_SUCCESS) return e;
   }
-  const glm::uvec4 options(k.terms, uint32_t(primal.safeguard), mouse.slots, snapshot ? 1u : 0u);
-  const glm::vec4 mouseParams(mouse_.stiffness, mouse_.maxForce, primal.determinantThreshold, 0.0f);
+  if (!bodyContacts) k.terms &= ~VBD_TERM_BODY_CONTACTS;
+  k.begin = begin;
+  k.count = count;
+  k.color = c;
+  k.mouseFromOffset = snapshot ? 1u : 0u;
+  const DeviceBodyContacts& bc = s.bodyContacts;
   cl::Kernel& solve = program_.kernel(kSolve);
-  e = setKernelArgs(solve, begin, count, s.vertexColorOrder, s.x, s.xPrev, s.xInertial, s.v, s.mass, s.tets, s.DmInv,
+  e = setKernelArgs(solve, k, mouse, s.vertexColorOrder, s.x, s.xPrev, s.xInertial, s.v, s.mass, s.tets, s.DmInv,
                     s.restVolume, s.tetBody, s.vertexTetsOffsets, s.vertexTetsItems, s.edges, s.restLength,
                     s.vertexEdgesOffsets, s.vertexEdgesItems, s.vertexBody, inputs_.bodies, s.lambda, s.penalty,
-                    edgeC0_, pinTarget_, pinC0_, contactNormal_, contactTangent_, contactBitangent_, contactCollider_,
-                    k.gravity, options, k.layout, k.al, k.hard, mouse.ids, mouse.weights, mouse.target, mouseParams,
-                    inputs_.mouseOffset, mouseC0_, c, bodyContacts ? k.bodyContact : glm::vec4(0.0f), snapshot_,
-                    inputs_.colorOf, s.bodyContacts.ids, s.bodyContacts.normal, s.bodyContacts.weights,
-                    s.bodyContacts.vertexCount, s.bodyContacts.vertexItems, layout_.bodyContacts, bodyC0_,
-                    residual_.residual);
+                    edgeC0_, pins_, contacts_,
+                    inputs_.mouseOffset, mouseC0_, snapshot_, inputs_.colorOf, bc.ids, bc.normal, bc.weights,
+                    bc.vertexCount, bc.vertexItems, bodyC0_, residual_.residual);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, solve, count, program_.localSize(), profiler.record(stageColor_[c]));
   return e;
 }
 
-cl_int AvbdSolverGpu::enqueueDual(const ClContext& ctx, const SolverSettings& settings, const Constants& k,
-                                  DeviceState& s, const MouseArgs& mouse, Profiler& profiler) {
+cl_int AvbdSolverGpu::enqueueDual(const ClContext& ctx, const SolverSettings& settings, const clm::AvbdStepParams& k,
+                                  DeviceState& s, const clm::VbdMouse& mouse, Profiler& profiler) {
   const size_t local = program_.localSize();
   cl_int e = CL_SUCCESS;
   if (settings.step.constraints.edges) {
     cl::Kernel& edges = program_.kernel(kDualEdges);
-    e = setKernelArgs(edges, s.edgeCount, s.x, s.edges, s.restLength, edgeC0_, inputs_.edgeStiffness, s.lambda,
-                      s.penalty, k.al, k.hard);
+    e = setKernelArgs(edges, s.edgeCount, k, s.x, s.edges, s.restLength, edgeC0_, inputs_.edgeStiffness, s.lambda,
+                      s.penalty);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, edges, s.edgeCount, local, profiler.record(stageDual_));
     if (e != CL_SUCCESS) return e;
   }
   if (mouse_.active) {
-    const glm::vec4 mouseRow(mouse_.stiffness, mouse_.maxForce, 0.0f, 0.0f);
-    const glm::uvec4 counts(mouse.slots, 0u, layout_.mouse, 0u);
     cl::Kernel& m = program_.kernel(kDualMouse);
-    e = setKernelArgs(m, s.x, mouse.ids, mouse.weights, mouse.target, mouseRow, counts, s.lambda, s.penalty, mouseC0_,
-                      k.al, k.hard);
+    e = setKernelArgs(m, k, mouse, s.x, s.lambda, s.penalty, mouseC0_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, m, 1, 0, profiler.record(stageDual_));
     if (e != CL_SUCCESS) return e;
   }
   cl::Kernel& v = program_.kernel(kDualVertices);
-  e = setKernelArgs(v, s.vertexCount, s.x, s.xPrev, pinTarget_, pinC0_, contactNormal_, contactTangent_,
-                    contactBitangent_, contactCollider_, s.lambda, s.penalty, k.contact, k.layout,
-                    uint32_t(settings.avbd.friction ? 1u : 0u), k.al, k.hard);
+  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, pins_, contacts_, s.lambda, s.penalty);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageDual_));
   const DeviceBodyContacts& bc = s.bodyContacts;
-  if (e != CL_SUCCESS || k.bodyContact.z == 0.0f || bc.slotCount == 0) return e;
+  if (e != CL_SUCCESS || !(k.terms & VBD_TERM_BODY_CONTACTS) || bc.slotCount == 0) return e;
   cl::Kernel& b = program_.kernel(kDualBodyContacts);
-  e = setKernelArgs(b, bc.slotCount, bc.ids, bc.normal, bc.weights, s.x, bodyC0_, s.lambda, layout_.bodyContacts,
-                    k.bodyContact.x);
+  e = setKernelArgs(b, bc.slotCount, k, bc.ids, bc.normal, bc.weights, s.x, bodyC0_, s.lambda);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, b, bc.slotCount, local, profiler.record(stageDual_));
   return e;
 }
@@ -315,11 +308,7 @@ cl_int AvbdSolverGpu::enqueueDual(const ClContext& ctx, const SolverSettings& se
 }  // namespace
 
 Result<std::unique_ptr<GpuSolver>> makeAvbdSolverGpu(const ClContext& ctx, const KernelSourceOptions& source) {
-  auto program = KernelProgram::create(
-      ctx, source, "cl/avbd.cl",
-      {"avbd_reset_vertices", "avbd_begin_edges", "avbd_begin_mouse", "avbd_begin_vertices", "avbd_init_guess",
-       "avbd_mouse_offset", "avbd_solve_vertices_color", "avbd_dual_edges", "avbd_dual_mouse", "avbd_dual_vertices",
-       "avbd_begin_body_contacts", "avbd_dual_body_contacts", "vbd_snapshot_color", "vbd_residual_rms"});
+  auto program = KernelProgram::create(ctx, source, "cl/avbd.cl", kernelNames());
   if (!program) return program.error();
   return std::unique_ptr<GpuSolver>(new AvbdSolverGpu(std::move(*program)));
 }

@@ -21,20 +21,25 @@ bool sameMaterials(const std::vector<Material>& a, const std::vector<Material>& 
 
 }  // namespace
 
-MouseArgs packMouse(const Attachment& mouse, uint32_t vertexCount) {
-  MouseArgs a;
-  a.vertices = uint32_t(std::min(mouse.vertices.size(), kMaxMouseVertices));
-  a.slots = uint32_t(std::min({mouse.vertices.size(), mouse.weights.size(), kMaxMouseVertices}));
-  bool inRange = mouse.vertices.size() <= kMaxMouseVertices;
-  for (uint32_t k = 0; k < a.vertices; ++k) {
+clm::VbdMouse packMouse(const Attachment& mouse, uint32_t vertexCount) {
+  clm::VbdMouse m{};
+  const size_t most = VBD_MAX_MOUSE_VERTICES;
+  m.vertices = uint32_t(std::min(mouse.vertices.size(), most));
+  m.slots = uint32_t(std::min({mouse.vertices.size(), mouse.weights.size(), most}));
+  bool inRange = mouse.vertices.size() <= most;
+  for (uint32_t k = 0; k < m.vertices; ++k) {
     inRange = inRange && mouse.vertices[k] < vertexCount;
-    a.ids.s[k] = mouse.vertices[k] < vertexCount ? mouse.vertices[k] : 0u;
+    m.ids[k] = mouse.vertices[k] < vertexCount ? mouse.vertices[k] : 0u;
   }
-  for (uint32_t k = 0; k < a.slots; ++k) a.weights.s[k] = mouse.weights[k];
-  if (!inRange) a.vertices = a.slots = 0;
-  a.target = glm::vec4(mouse.target, 0.0f);
-  a.active = mouse.active && a.slots > 0;
-  return a;
+  for (uint32_t k = 0; k < m.slots; ++k) m.weights[k] = mouse.weights[k];
+  if (!inRange) m.vertices = m.slots = 0;
+  m.target[0] = mouse.target.x;
+  m.target[1] = mouse.target.y;
+  m.target[2] = mouse.target.z;
+  m.stiffness = mouse.stiffness;
+  m.maxForce = mouse.maxForce;
+  m.active = mouse.active ? 1u : 0u;
+  return m;
 }
 
 Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
@@ -59,10 +64,7 @@ Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
 
 Status VbdFamilyInputs::uploadMaterials(const ClContext& ctx, const SimModel& model) {
   cache_.refresh(model);
-  scratch_.clear();
-  for (size_t b = 0; b < cache_.bodyNeoHookean.size(); ++b)
-    scratch_.emplace_back(cache_.bodyNeoHookean[b].mu, cache_.bodyNeoHookean[b].lambda, cache_.bodyDamping[b], 0.0f);
-  auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "VBD bodies");
+  auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, cache_.bodies, CL_MEM_READ_ONLY, "VBD bodies");
   if (!b) return b.error();
   auto k = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, cache_.edgeStiffness, CL_MEM_READ_ONLY,
                                          "VBD edgeStiffness");
@@ -127,11 +129,11 @@ Result<std::vector<float>> VbdResidualRecorder::read(const ClContext& ctx) const
   return out;
 }
 
-bool VbdFamilyInputs::needsMouseSnapshot(const MouseArgs& mouse, uint32_t color) const {
+bool VbdFamilyInputs::needsMouseSnapshot(const clm::VbdMouse& mouse, uint32_t color) const {
   uint32_t first = 0;
   bool seen = false;
   for (uint32_t k = 0; k < mouse.slots; ++k) {
-    const uint32_t v = mouse.ids.s[k];
+    const uint32_t v = mouse.ids[k];
     if (v >= colorOfVertex_.size() || colorOfVertex_[v] != color) continue;
     if (seen && v != first) return true;
     first = v;

@@ -1,8 +1,8 @@
 #pragma once
 // Host-side inputs the GPU VBD and AVBD scripts share (gpu/vbd_solver_gpu.cpp,
 // gpu/avbd_solver_gpu.cpp): per-body material constants and per-edge spring
-// stiffnesses, the analytic colliders, and the mouse attachment as kernel
-// arguments. Material constants come from the CPU's own VbdMaterialCache, so
+// stiffnesses, the analytic colliders, and the mouse attachment as the
+// kernels' VbdMouse (shaders/cl/common/vbd_layout.clh). Material constants come from the CPU's own VbdMaterialCache, so
 // both backends use bit-identical constants. They and the colliders are
 // uploaded only when they change (a UI edit), never in the steady state.
 //
@@ -30,33 +30,14 @@
 
 namespace tetlab {
 
-// Bits of the kernels' `terms` argument (VBD_TERM_* in shaders/cl/vbd_vertex.clh).
-enum VbdTerm : uint32_t {
-  kVbdTermNeoHookean = 1u,
-  kVbdTermEdges = 2u,
-  kVbdTermCollisions = 4u,
-  kVbdTermMouse = 8u,
-  kVbdTermFriction = 16u,
-  kVbdTermAccelerate = 32u,
-  kVbdTermBodyContacts = 64u,  // VBD (AVBD passes its own flag with its body-contact rows)
-  kVbdTermResidual = 128u,     // record the residual of each visited vertex (VbdResidualRecorder)
-};
+// The term bits (VBD_TERM_*) and the kernels' parameter structs (VbdMouse,
+// VbdStepParams, AvbdStepParams) are declared once in
+// shaders/cl/common/vbd_layout.clh, included here through core/cpu/vbd_terms.h.
 
-inline constexpr size_t kMaxMouseVertices = 8;  // uint8 / float8 kernel arguments
-
-// The mouse attachment as kernel arguments.
-struct MouseArgs {
-  cl_uint8 ids{};
-  cl_float8 weights{};
-  glm::vec4 target{0.0f};  // (target [m], 0)
-  uint32_t slots = 0;      // weighted vertices: min(vertices, weights, 8)
-  uint32_t vertices = 0;   // min(vertices, 8)
-  bool active = false;     // active, with at least one weighted vertex
-};
-
-// Packs the attachment; vertices beyond the model or beyond 8 make it inactive
-// on the device (a GPU run cannot read them), which setAttachment documents.
-MouseArgs packMouse(const Attachment& mouse, uint32_t vertexCount);
+// The mouse attachment as the kernels' VbdMouse; vertices beyond the model or
+// beyond VBD_MAX_MOUSE_VERTICES leave no weighted slot (a GPU run cannot read
+// them), which setAttachment documents.
+clm::VbdMouse packMouse(const Attachment& mouse, uint32_t vertexCount);
 
 // The convergence curve of one substep on the device, for the VBD and AVBD
 // scripts (vbd_record_residual / vbd_residual_rms in shaders/cl/vbd_vertex.clh):
@@ -94,7 +75,7 @@ class VbdFamilyInputs {
   // so only on an edit). Called at the start of every substep.
   Status refresh(const ClContext& ctx, const SimModel& model, const Colliders& colliders);
   // True when colour c holds two or more distinct attached vertices.
-  bool needsMouseSnapshot(const MouseArgs& mouse, uint32_t color) const;
+  bool needsMouseSnapshot(const clm::VbdMouse& mouse, uint32_t color) const;
 
   DeviceBuffer<glm::vec4> bodies;     // per body: (NH mu [Pa], NH lambda [Pa], damping k_d [s], 0)
   DeviceBuffer<float> edgeStiffness;  // per edge: mass-spring k_e [N/m]

@@ -34,6 +34,20 @@ namespace tetlab {
 
 namespace {
 
+// The kernels of cl/vbd.cl: the enum and the name list from one table.
+#define TL_VBD_KERNELS(X)                 \
+  X(kInitGuess, "vbd_init_guess")         \
+  X(kMouseOffset, "vbd_mouse_offset")     \
+  X(kSolve, "vbd_solve_vertices_color")   \
+  X(kChebyshev, "vbd_chebyshev")          \
+  X(kSnapshot, "vbd_snapshot_color")      \
+  X(kResidualRms, "vbd_residual_rms")
+#define TL_KERNEL_ENUM(id, name) id,
+#define TL_KERNEL_NAME(id, name) name,
+enum Kernel : size_t { TL_VBD_KERNELS(TL_KERNEL_ENUM) };
+std::vector<std::string> kernelNames() { return {TL_VBD_KERNELS(TL_KERNEL_NAME)}; }
+#undef TL_KERNEL_ENUM
+#undef TL_KERNEL_NAME
 
 class VbdSolverGpu final : public GpuSolver {
  public:
@@ -52,12 +66,10 @@ class VbdSolverGpu final : public GpuSolver {
   void recordResidual(bool on) override { residual_.record(on); }
   Result<std::vector<float>> readResidualHistory(const ClContext& ctx) override { return residual_.read(ctx); }
 
-  enum Kernel : size_t { kInitGuess, kMouseOffset, kSolve, kChebyshev, kSnapshot, kResidualRms };
-
  private:
   void registerStages(Profiler& profiler, const DeviceState& s);
   cl_int enqueueColor(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
-                      const MouseArgs& mouse, uint32_t terms, uint32_t c, Profiler& profiler);
+                      const clm::VbdMouse& mouse, uint32_t terms, uint32_t c, Profiler& profiler);
 
   KernelProgram program_;
   const SimModel* model_ = nullptr;
@@ -116,18 +128,19 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
   if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
   const VbdParams& p = settings.vbd;
   const ConstraintToggles& on = settings.step.constraints;
-  const MouseArgs mouse = packMouse(mouse_, s.vertexCount);
-  const uint32_t terms = (on.neoHookean ? kVbdTermNeoHookean : 0u) | (on.edges ? kVbdTermEdges : 0u) |
-                         (on.collisions ? kVbdTermCollisions : 0u) | (mouse.active ? kVbdTermMouse : 0u) |
-                         (p.accelerate ? kVbdTermAccelerate : 0u) | (on.bodyContacts ? kVbdTermBodyContacts : 0u) |
-                         (residual_.recording() ? kVbdTermResidual : 0u);
+  const clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
+  const bool mouseOn = mouse.active && mouse.slots > 0;
+  const uint32_t terms = (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (on.edges ? VBD_TERM_EDGES : 0u) |
+                         (on.collisions ? VBD_TERM_COLLISIONS : 0u) | (mouseOn ? VBD_TERM_MOUSE : 0u) |
+                         (p.accelerate ? VBD_TERM_ACCELERATE : 0u) | (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u) |
+                         (residual_.recording() ? VBD_TERM_RESIDUAL : 0u);
   const size_t local = program_.localSize();
   const uint32_t n = s.vertexCount;
 
   // VBD Sec. 3.7: the initial guess (|g| from the host, as vbdInitialGuess computes it).
   const glm::vec4 gravity(settings.step.gravity, glm::length(settings.step.gravity));
   cl::Kernel& init = program_.kernel(kInitGuess);
-  const uint32_t takeSnapshot = (terms & kVbdTermBodyContacts) ? 1u : 0u;
+  const uint32_t takeSnapshot = (terms & VBD_TERM_BODY_CONTACTS) ? 1u : 0u;
   cl_int e = setKernelArgs(init, n, s.x, s.v, vLast_, chebyshevPrev1_, gravity, h, uint32_t(p.initialGuess),
                            uint32_t(p.accelerate ? 1u : 0u), snapshot_, takeSnapshot);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, local, profiler.record(stageInit_));
@@ -152,13 +165,13 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
 }
 
 cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
-                                  const MouseArgs& mouse, uint32_t terms, uint32_t c, Profiler& profiler) {
+                                  const clm::VbdMouse& mouse, uint32_t terms, uint32_t c, Profiler& profiler) {
   const VbdParams& p = settings.vbd;
   const size_t local = program_.localSize();
   const uint32_t begin = s.vertexColors.begin(c), count = s.vertexColors.end(c) - begin;
   // Body contacts: this launch refreshes the partner snapshot of the next colour
   // (vbd.cl); a single-colour model copies its own colour in a launch before.
-  const bool bodyContacts = (terms & kVbdTermBodyContacts) != 0;
+  const bool bodyContacts = (terms & VBD_TERM_BODY_CONTACTS) != 0;
   const uint32_t colors = s.vertexColors.count();
   const bool ownSnapshot = bodyContacts && colors < 2;
   const uint32_t nextColor = (c + 1) % colors;
@@ -167,7 +180,7 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
                                            s.vertexColors.end(nextColor) - s.vertexColors.begin(nextColor))
                               : glm::uvec2(0u);
   if (count == 0 && next.y == 0) return CL_SUCCESS;
-  const bool snapshot = mouse.active && inputs_.needsMouseSnapshot(mouse, c);
+  const bool snapshot = (terms & VBD_TERM_MOUSE) && inputs_.needsMouseSnapshot(mouse, c);
   cl_int e = CL_SUCCESS;
   if (ownSnapshot) {
     cl::Kernel& k = program_.kernel(kSnapshot);
@@ -177,22 +190,33 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
   }
   if (snapshot) {
     cl::Kernel& k = program_.kernel(kMouseOffset);
-    e = setKernelArgs(k, s.x, mouse.ids, mouse.weights, mouse.target, mouse.slots, inputs_.mouseOffset);
+    e = setKernelArgs(k, s.x, mouse, inputs_.mouseOffset);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, 1, 0, profiler.record(stageMouse_));
     if (e != CL_SUCCESS) return e;
   }
-  const glm::vec4 solve(h, p.contactStiffness, p.contactThickness, p.frictionEpsilon);
-  const glm::uvec4 options(terms, uint32_t(p.safeguard), mouse.slots, snapshot ? 1u : 0u);
-  const glm::vec4 mouseParams(mouse_.stiffness, mouse_.maxForce, p.determinantThreshold, 0.0f);
+  clm::VbdStepParams sp{};
+  sp.h = h;
+  sp.contactStiffness = p.contactStiffness;
+  sp.contactThickness = p.contactThickness;
+  sp.frictionEpsilon = p.frictionEpsilon;
+  sp.determinantThreshold = p.determinantThreshold;
   // VBD Sec. 3.5 on body contacts: (kappa / h^2, eps_v h), as VbdSolver::solveSubstep computes them.
-  const glm::vec4 bodyContact(p.bodyContactStiffness / (h * h), p.frictionEpsilon * h, 0.0f, 0.0f);
+  sp.bodyStiffnessOverH2 = p.bodyContactStiffness / (h * h);
+  sp.bodyYEps = p.frictionEpsilon * h;
+  sp.terms = terms;
+  sp.safeguard = int(p.safeguard);
+  sp.begin = begin;
+  sp.count = count;
+  sp.color = c;
+  sp.nextBegin = next.x;
+  sp.nextCount = next.y;
+  sp.mouseFromOffset = snapshot ? 1u : 0u;
   const DeviceBodyContacts& bc = s.bodyContacts;
   cl::Kernel& k = program_.kernel(kSolve);
-  e = setKernelArgs(k, begin, count, s.vertexColorOrder, s.x, s.xPrev, s.xInertial, s.tets, s.DmInv, s.restVolume,
+  e = setKernelArgs(k, sp, mouse, s.vertexColorOrder, s.x, s.xPrev, s.xInertial, s.tets, s.DmInv, s.restVolume,
                     s.tetBody, s.vertexTetsOffsets, s.vertexTetsItems, s.edges, s.restLength, s.vertexEdgesOffsets,
                     s.vertexEdgesItems, s.vertexBody, inputs_.bodies, inputs_.edgeStiffness, inputs_.ground,
-                    inputs_.colliders, inputs_.colliderCounts, solve, options, mouse.ids, mouse.weights,
-                    mouse.target, mouseParams, inputs_.mouseOffset, inContact_, c, bodyContact, next, snapshot_,
+                    inputs_.colliders, inputs_.colliderCounts, inputs_.mouseOffset, inContact_, snapshot_,
                     inputs_.colorOf, bc.ids, bc.normal, bc.weights, bc.vertexCount, bc.vertexItems,
                     residual_.residual);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, std::max(count, next.y), local, profiler.record(stageColor_[c]));
@@ -202,9 +226,7 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
 }  // namespace
 
 Result<std::unique_ptr<GpuSolver>> makeVbdSolverGpu(const ClContext& ctx, const KernelSourceOptions& source) {
-  auto program = KernelProgram::create(ctx, source, "cl/vbd.cl",
-                                       {"vbd_init_guess", "vbd_mouse_offset", "vbd_solve_vertices_color",
-                                        "vbd_chebyshev", "vbd_snapshot_color", "vbd_residual_rms"});
+  auto program = KernelProgram::create(ctx, source, "cl/vbd.cl", kernelNames());
   if (!program) return program.error();
   return std::unique_ptr<GpuSolver>(new VbdSolverGpu(std::move(*program)));
 }

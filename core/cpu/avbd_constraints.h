@@ -25,13 +25,19 @@
 //
 // Hard rows are stabilised, C = C* - alpha C*(x^t) (Eq. 18), and warm started
 // (Eq. 19); soft rows keep lambda = 0 and ramp k up to their stiffness (Eq. 16).
+//
+// The row code (warm start, tangent basis, primal terms, dual updates) is
+// shaders/cl/common/avbd_assembly.clh, shared with the GPU kernels; this class
+// keeps the CPU's loops, its collider selection and the per-substep data, in
+// the device's layouts (the pins' float4 pairs, the AvbdContactFrame array).
 #include <cstdint>
 #include <vector>
 
 #include <glm/vec3.hpp>
 
 #include "core/cpu/avbd_params.h"
-#include "core/cpu/vbd_terms.h"
+#include "core/cpu/vbd_terms.h"  // compat_cpp.h, common/vbd_assembly.clh
+#include "shaders/cl/common/avbd_assembly.clh"
 #include "core/model/sim_model.h"
 #include "core/sim/solver_settings.h"
 #include "core/sim/state.h"
@@ -44,13 +50,11 @@ struct AvbdLayout {
   static AvbdLayout make(const SimModel& model);
 };
 
-// One of a vertex's K contact rows for the current substep (a collider within the margin at x^t).
-struct AvbdContact {
-  int32_t collider = -1;  // -1: no contact this substep (vbd_colliders.h ids otherwise)
-  glm::vec3 n{0.0f}, t{0.0f}, b{0.0f};  // normal and tangent basis
-  float phi0 = 0.0f;      // signed distance minus contact thickness at x^t [m]
-  float mu = 0.0f;        // Coulomb coefficient
-};
+// The constants of one substep as both backends' row code reads them
+// (AvbdStepParams, shaders/cl/common/vbd_layout.clh). Term bits set here:
+// NEO_HOOKEAN, EDGES, COLLISIONS, FRICTION, BODY_CONTACTS (the toggle); the
+// caller adds MOUSE and RESIDUAL and the per-colour fields.
+clm::AvbdStepParams avbdStepParams(const SolverSettings& settings, const AvbdLayout& layout, float h);
 
 class AvbdConstraints {
  public:
@@ -76,33 +80,32 @@ class AvbdConstraints {
   bool bodyContactsActive() const { return bodyContactsActive_; }
   const float* bodyContactLambda(const State& state) const { return state.lambda.data() + layout_.bodyContacts; }
   const float* bodyContactC0() const { return bodyC0_.data(); }
-  float bodyContactStiffnessOverH2() const { return bodyStiffnessOverH2_; }  // kappa / h^2 of this substep
+  float bodyContactStiffnessOverH2() const { return params_.bodyStiffnessOverH2; }  // kappa / h^2 of this substep
 
   // Largest |C*| over the hard rows at the current x [m] (contacts: penetration).
   float maxHardViolation(const SimModel& model, const SolverSettings& settings, const State& state) const;
 
-  // Vertex i is simulated as a massive vertex held by hard pin rows.
-  bool hardPinned(const AvbdParams& params, const State& state, uint32_t i) const {
-    return params.hardPins && !(state.x[i].w > 0.0f) && pinKnown_[i];
+  // Vertex i is simulated as a massive vertex held by hard pin rows (valid after beginSubstep).
+  bool hardPinned(const State& state, uint32_t i) const {
+    return clm::avbd_hard_pinned(&params_, state.x[i], pins_[2 * size_t(i)]) != 0;
   }
   // Vertices with at least one contact row this substep.
   uint32_t activeContacts() const;
 
  private:
-  float edgeC(const SimModel& model, const State& state, uint32_t e, const AvbdParams& p) const;
   void beginContacts(const SimModel& model, const SolverSettings& settings, float h, State& state, uint32_t i);
 
   AvbdLayout layout_;
   AttachmentLookup attachment_;
+  clm::AvbdStepParams params_{};      // this substep's constants (avbdStepParams)
+  clm::VbdMouse mouse_{};             // stiffness, maxForce, active, same (ids unused: no vertex limit here)
   std::vector<float> edgeC0_;          // C*(x^t) of each edge [m]
-  std::vector<glm::vec3> pinTarget_;   // where each pinned vertex is held [m]
-  std::vector<uint8_t> pinKnown_;      // pinTarget_ valid (vertex is pinned)
-  std::vector<glm::vec3> pinC0_;       // C*(x^t) of the pin rows [m]
-  std::vector<AvbdContact> contacts_;  // K per vertex: contacts_[K i + k]
+  // Per vertex [2 i]: where it is held when pinned [m], w = 1 while known; [2 i + 1]: C*(x^t) of the pin rows [m].
+  std::vector<glm::vec4> pins_;
+  std::vector<clm::AvbdContactFrame> contacts_;  // K per vertex, entry K i + k (collider -1: none)
   std::vector<glm::uvec4> bodyIds_;    // per body-contact slot: (p, a, b, c) of the last substep
   std::vector<float> bodyC0_;          // per slot: stabilisation offset c0 [m]
   bool bodyContactsActive_ = false;
-  float bodyStiffnessOverH2_ = 0.0f;   // kappa / h^2 of this substep [1/s^2]
   glm::vec3 mouseC0_{0.0f};
   std::vector<uint32_t> mouseVertices_;  // to notice a new drag (fresh multipliers)
   bool mouseActive_ = false;

@@ -76,12 +76,13 @@ class AvbdSolver final : public VbdFamilySolver {
         for (uint32_t k = model.vertexColors.begin(c); k < model.vertexColors.end(c); ++k) {
           const uint32_t i = model.vertexColorOrder[k];
           const float w = state.x[i].w;
-          const bool pinnedHard = constraints_.hardPinned(p, state, i);
+          const bool pinnedHard = constraints_.hardPinned(state, i);
           if (!(w > 0.0f) && !pinnedHard) continue;  // kinematic pin
           // A hard-pinned vertex keeps its own mass and inertia; the pin rows hold it.
           const float mass = w > 0.0f ? 1.0f / w : model.mass[i];
-          const glm::vec3 y = w > 0.0f ? glm::vec3(state.xInertial[i])
-                                       : glm::vec3(state.xPrev[i]) + h * glm::vec3(state.v[i]) + (h * h) * g;
+          const glm::vec3 y =
+              w > 0.0f ? glm::vec3(state.xInertial[i])
+                       : clm::avbd_pinned_inertial_target(glm::vec3(state.xPrev[i]), glm::vec3(state.v[i]), h, g);
           const glm::vec3 x(state.x[i]);
           VbdVertexSystem sys;
           vbdAddInertia(mass, h, x, y, sys);
@@ -93,7 +94,7 @@ class AvbdSolver final : public VbdFamilySolver {
           if (bodyContacts && w > 0.0f)
             vbdAddBodyContacts(state, snapshot_, c, i, constraints_.bodyContactStiffnessOverH2(), yEps, sys,
                                constraints_.bodyContactLambda(state), constraints_.bodyContactC0());
-          const float r = glm::length(sys.f) * h * h / mass;
+          const float r = clm::vbd_vertex_residual(sys.f, h, mass);
           residual2 += double(r) * double(r);
           ++freeCount;
           glm::vec3 dx;

@@ -139,7 +139,7 @@ class VbdSolver final : public VbdFamilySolver {
           if (bodyContacts && vbdAddBodyContacts(state, snapshot_, c, i, kappaOverH2, yEps, sys))
             inContact_[i] = 1;
           contacts += inContact_[i];
-          const float r = glm::length(sys.f) * h * h / mass;
+          const float r = clm::vbd_vertex_residual(sys.f, h, mass);
           residual2 += double(r) * double(r);
           ++freeCount;
           glm::vec3 dx;

@@ -2,30 +2,20 @@
 // Per-vertex building blocks shared by the VBD and AVBD CPU reference solvers.
 //
 // Both solvers visit one vertex i at a time (in vertex-colour order) and solve
-// its 3x3 Newton system  H_i dx = f_i  (VBD Sec. 3.2; AVBD Eq. 4-6):
-//
-//   f_i = -m_i/h^2 (x_i - y_i) - sum_e dE_e/dx_i - (k_d/h) sum_e sum_{j in e} H_e,ij (x_j - x_j^t)
-//   H_i =  m_i/h^2 I           + sum_e H_e,ii   + (k_d/h) sum_e H_e,ii
-//
-// This file assembles the terms that do not depend on the solver: inertia,
-// stable Neo-Hookean tets, mass springs, Rayleigh damping, the mouse attachment
-// spring, and the guarded 3x3 solve. The element math itself lives in
-// shaders/cl/common/*.clh and is shared with the GPU kernels.
-//
-// Damping: the paper writes the damping force with the vertex's own block,
-// -(k_d/h) H_e,ii (x_i - x_i^t). That block does not vanish for a rigid
-// translation, so it drags a falling body to a terminal velocity (measured:
-// 0.13 m/s for k_d = 0.002 s on a 0.2 m cube) and breaks momentum conservation.
-// We apply the element's full Hessian row to the element's displacement (exact
-// Rayleigh damping D = k_d K), which sums to zero over a translation; the Newton
-// Hessian keeps only the vertex's own block (k_d/h) H_e,ii as the paper does.
+// its 3x3 Newton system  H_i dx = f_i  (VBD Sec. 3.2; AVBD Eq. 4-6). The
+// assembly (inertia, stable Neo-Hookean tets with Rayleigh damping, mass
+// springs, the mouse attachment, body contacts, the residual, the guarded
+// solve) is shaders/cl/common/vbd_assembly.clh, the same functions the GPU
+// kernels call; the wrappers here only hand it this backend's data (the
+// SimModel / State vectors, in the device's layouts where they differ: see
+// VbdMaterialCache).
 #include <cstdint>
 #include <vector>
 
 #include <glm/vec3.hpp>
 
 #include "shaders/cl/common/compat_cpp.h"
-#include "shaders/cl/common/vbd_sym3.clh"
+#include "shaders/cl/common/vbd_assembly.clh"
 
 #include "core/cpu/vbd_params.h"
 #include "core/cpu/vbd_solver.h"
@@ -35,18 +25,30 @@
 
 namespace tetlab {
 
-// Material constants for one substep, refreshed every substep so UI edits take
-// effect at the next substep (the model itself never changes while stepping).
+// The parameter structs are laid out alike by both compilers (layout.clh rule);
+// tests/gpu/vbd_layout_probe_test.cpp checks the device's sizes against these.
+static_assert(sizeof(clm::VbdMouse) == 112);
+static_assert(sizeof(clm::VbdStepParams) == 64);
+static_assert(sizeof(clm::AvbdStepParams) == 128);
+static_assert(sizeof(clm::AvbdContactFrame) == 48);
+
+// Per-substep inputs of the shared assembly in the layouts the device uses,
+// refreshed every substep so UI edits take effect at the next substep (the
+// model itself never changes while stepping). gpu/vbd_family_gpu.cpp uploads
+// `bodies` and `edgeStiffness` from this cache, so both backends use
+// bit-identical constants.
 struct VbdMaterialCache {
-  std::vector<NeoHookeanParameters> bodyNeoHookean;  // per body [Pa]
-  std::vector<float> bodyDamping;                    // Rayleigh k_d per body [s]
-  std::vector<float> edgeStiffness;                  // mass-spring k_e per edge [N/m]
+  std::vector<glm::vec4> bodies;      // per body: (NH mu [Pa], NH lambda [Pa], Rayleigh k_d [s], 0)
+  std::vector<float> edgeStiffness;   // mass-spring k_e per edge [N/m]
+  // SimModel::DmInv as the device's DeviceState::DmInv holds it: 3 float4 per
+  // tet, the columns (w = 0). SimModel keeps glm::mat3 for its other readers.
+  std::vector<glm::vec4> dmInv;
   void refresh(const SimModel& model);
 };
 
-struct VbdVertexSystem {
-  glm::vec3 f{0.0f};                        // force = -dG_i/dx_i [N]
-  clm::Sym3 H = clm::sym3_zero();           // Hessian d2G_i/dx_i2 [N/m]
+// H_i dx = f_i of one vertex, starting at zero.
+struct VbdVertexSystem : clm::VbdSystem {
+  VbdVertexSystem() : clm::VbdSystem(clm::vbd_system_zero()) {}
 };
 
 // Where the per-vertex sweep reads positions: x (current iterate), xPrev (x^t).
@@ -70,45 +72,33 @@ float chebyshevOmega(int n, float rho, float previousOmega);
 bool chebyshevOverRelaxes(int n, int iterations);
 
 // Inertia term m/h^2 (x - y) (VBD Sec. 3.1-3.2).
-void vbdAddInertia(float mass, float h, glm::vec3 x, glm::vec3 y, VbdVertexSystem& sys);
+inline void vbdAddInertia(float mass, float h, glm::vec3 x, glm::vec3 y, VbdVertexSystem& sys) {
+  clm::vbd_add_inertia(mass, h, x, y, &sys);
+}
 
-// Stable Neo-Hookean tets around vertex i plus their Rayleigh damping. The
-// per-vertex NH block is PSD by construction (neo_hookean_derivatives.clh), so
-// no safeguard applies to it.
+// Stable Neo-Hookean tets around vertex i plus their Rayleigh damping (vbd_add_tets).
 void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i, float h,
                 VbdVertexSystem& sys);
 
 // Mass springs on the edges around vertex i (material stiffness from
-// VbdMaterialCache) plus their damping, each element block safeguarded.
-// Returns how many blocks the safeguard changed.
+// VbdMaterialCache) plus their damping, each element block safeguarded
+// (vbd_add_springs). Returns how many blocks the safeguard changed.
 uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
                        float h, HessianSafeguard safeguard, VbdVertexSystem& sys);
 
-// Body-body contacts (State::bodyContacts; VBD's penalty, and AVBD's hard rows
-// with a multiplier per slot on top of the same penalty). A contact couples vertices of different bodies, which may
-// share a vertex colour. The GPU solves a colour in parallel, so a work-item
-// reading a same-colour partner would race with the partner's update. Both
-// backends therefore read contact partners through this rule: a vertex of the
-// colour being solved is read as it was at the START of that colour (a
-// snapshot), any other vertex at its latest value (it is not written during
-// the colour, so that is Gauss-Seidel as for the elastic terms). Within a
-// colour, contacts are thus Jacobi, as the VBD paper processes colliding
-// vertices in parallel; vbd_add_body_contact sizes its curvature for that.
+// Body-body contacts (State::bodyContacts): partners are read through the
+// rule of vbd_add_body_contacts (common/vbd_assembly.clh), a vertex of the
+// colour being solved from this snapshot, taken at the start of the colour.
 struct VbdContactSnapshot {
   std::vector<uint32_t> colorOf;  // per vertex: its vertex colour
   std::vector<glm::vec4> x;       // per vertex: x at the start of its colour's latest solve
   void reset(const SimModel& model);
   // Copies x of colour c's vertices (before solving colour c).
   void take(const SimModel& model, const State& state, uint32_t c);
-  glm::vec4 partner(const State& state, uint32_t j, uint32_t c) const { return colorOf[j] == c ? x[j] : state.x[j]; }
 };
 
-// Adds the penalty contact + lagged friction of every body contact listed for
-// vertex i (vertexItems / vertexCount) while colour c is solved;
-// stiffnessOverH2 = kappa / h^2 [1/s^2], yEps = eps_v h [m].
-// AVBD passes its per-slot multipliers and stabilisation offsets (lambda [N],
-// c0 [m], indexed by slot); VBD passes none (the plain penalty).
-// Returns true when one of them is active.
+// vbd_add_body_contacts for vertex i while colour c is solved; AVBD passes its
+// per-slot multipliers and offsets (lambda, c0), VBD none. True when one is active.
 bool vbdAddBodyContacts(const State& state, const VbdContactSnapshot& snapshot, uint32_t c, uint32_t i,
                         float stiffnessOverH2, float yEps, VbdVertexSystem& sys, const float* lambda = nullptr,
                         const float* c0 = nullptr);
@@ -126,11 +116,11 @@ struct AttachmentLookup {
 // Offset r = sum_j w_j x_j - target of the attachment at the current iterate [m].
 glm::vec3 attachmentOffset(const Attachment& attachment, const State& state);
 
-// Solves H dx = f with the safeguard's last step: DeterminantThreshold skips the
-// vertex when |det H| is small relative to H's own scale; every mode skips a
-// singular or non-finite solve. Returns false (dx = 0) when skipped.
-bool vbdSolveVertex(const VbdVertexSystem& sys, HessianSafeguard safeguard, float determinantThreshold,
-                    glm::vec3& outDx);
+// The guarded solve (vbd_solve_system). Returns false (dx = 0) when skipped.
+inline bool vbdSolveVertex(const VbdVertexSystem& sys, HessianSafeguard safeguard, float determinantThreshold,
+                           glm::vec3& outDx) {
+  return clm::vbd_solve_system(sys, int(safeguard), determinantThreshold, &outDx) != 0;
+}
 
 // Stats bookkeeping shared by the VBD and AVBD solver classes (vbdStatsOf()).
 class VbdFamilySolver : public Solver {

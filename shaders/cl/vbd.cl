@@ -48,79 +48,73 @@ __kernel void vbd_init_guess(const uint count, __global float4* x, __global cons
 
 // mouseOffset[0] = sum_j w_j x_j - target before a colour that holds several
 // attached vertices: its work-items then share one snapshot instead of racing
-// on each other's positions. mouseTarget.w is unused.
-__kernel void vbd_mouse_offset(__global const float4* x, const uint8 mouseIds, const float8 mouseWeights,
-                               const float4 mouseTarget, const uint mouseCount, __global float4* mouseOffset) {
+// on each other's positions.
+__kernel void vbd_mouse_offset(__global const float4* x, const VbdMouse mouse, __global float4* mouseOffset) {
   if (get_global_id(0) != 0) return;
-  mouseOffset[0] = (float4)(vbd_attachment_offset(x, mouseCount, mouseIds, mouseWeights, mouseTarget.xyz), 0.0f);
+  mouseOffset[0] = (float4)(vbd_attachment_offset(x, mouse.ids, mouse.weights, mouse.slots, vbd_mouse_target(&mouse)),
+                            0.0f);
 }
 
-// One Newton step per vertex of colour [begin, begin + count) of vertexColorOrder.
-//   solve   = (h, contactStiffness k_c, contactThickness, frictionEpsilon eps_v)
-//   options = (terms bits VBD_TERM_*, safeguard, mouse vertex count, 1: read mouseOffset[0])
-//   mouseParams = (stiffness, maxForce, determinantThreshold, 0)
-//   bodyContact = (kappa / h^2, eps_v h, 0, 0) with the VBD_TERM_BODY_CONTACTS bit: the
-//   body contacts (DeviceBodyContacts arrays), partners through snapshot / colorOf, colour `color`;
-//   next = (begin, count) of the colour whose snapshot this launch refreshes (count 0: none);
-//   the launch covers max(count, next count) work-items
+// One Newton step per vertex of colour [p.begin, p.begin + p.count) of
+// vertexColorOrder (VbdStepParams in common/vbd_layout.clh). With body contacts
+// on, the launch also refreshes the partner snapshot of colour
+// [p.nextBegin, + p.nextCount) and covers max(count, nextCount) work-items.
 // inContact[i] = 1 when vertex i touched a collider or another body (Chebyshev skips it).
 __kernel void vbd_solve_vertices_color(
-    const uint begin, const uint count, __global const uint* vertexColorOrder, __global float4* x,
+    const VbdStepParams p, const VbdMouse mouse, __global const uint* vertexColorOrder, __global float4* x,
     __global const float4* xPrev, __global const float4* xInertial, __global const uint4* tets,
     __global const float4* DmInv, __global const float* restVolume, __global const uint* tetBody,
     __global const uint* vertexTetsOffsets, __global const uint* vertexTetsItems, __global const uint2* edges,
     __global const float* restLength, __global const uint* vertexEdgesOffsets,
     __global const uint* vertexEdgesItems, __global const uint* vertexBody, __global const float4* bodies,
     __global const float* edgeStiffness, const float4 ground, __global const float4* colliders,
-    const uint4 colliderCounts, const float4 solve, const uint4 options, const uint8 mouseIds,
-    const float8 mouseWeights, const float4 mouseTarget, const float4 mouseParams,
-    __global const float4* mouseOffset, __global uint* inContact, const uint color, const float4 bodyContact,
-    const uint2 next, __global float4* snapshot, __global const uint* colorOf, __global const uint4* contactIds,
+    const uint4 colliderCounts, __global const float4* mouseOffset, __global uint* inContact,
+    __global float4* snapshot, __global const uint* colorOf, __global const uint4* contactIds,
     __global const float4* contactNormal, __global const float4* contactWeights,
     __global const uint* contactVertexCount, __global const uint* contactVertexItems, __global float* residual) {
   const uint k = get_global_id(0);
-  if (k < next.y) {
-    const uint j = vertexColorOrder[next.x + k];
+  if (k < p.nextCount) {
+    const uint j = vertexColorOrder[p.nextBegin + k];
     snapshot[j] = x[j];
   }
-  if (k >= count) return;
-  const uint i = vertexColorOrder[begin + k];
-  const float4 p = x[i];
-  const float w = p.w;
+  if (k >= p.count) return;
+  const uint i = vertexColorOrder[p.begin + k];
+  const float4 xw = x[i];
+  const float w = xw.w;
   if (!(w > 0.0f)) return;  // pinned / kinematic
-  const float h = solve.x;
-  const uint terms = options.x;
-  const int safeguard = (int)options.y;
+  const float h = p.h;
+  const uint terms = p.terms;
   const float mass = 1.0f / w;
-  const float3 xi = p.xyz;
+  const float3 xi = xw.xyz;
 
   VbdSystem s = vbd_system_zero();
   vbd_add_inertia(mass, h, xi, xInertial[i].xyz, &s);
   if (terms & VBD_TERM_NEO_HOOKEAN)
     vbd_add_tets(i, h, x, xPrev, tets, DmInv, restVolume, tetBody, vertexTetsOffsets, vertexTetsItems, bodies, &s);
   if (terms & VBD_TERM_EDGES)
-    vbd_add_springs(i, bodies[vertexBody[i]].z / h, safeguard, x, xPrev, edges, restLength, edgeStiffness,
+    vbd_add_springs(i, bodies[vertexBody[i]].z / h, p.safeguard, x, xPrev, edges, restLength, edgeStiffness,
                     vertexEdgesOffsets, vertexEdgesItems, &s);
   if (terms & VBD_TERM_MOUSE) {
-    const int slot = vbd_mouse_slot(i, options.z, mouseIds);
+    const int slot = vbd_mouse_slot(i, mouse.ids, mouse.slots);
     if (slot >= 0) {
-      const float3 r = options.w ? mouseOffset[0].xyz
-                                 : vbd_attachment_offset(x, options.z, mouseIds, mouseWeights, mouseTarget.xyz);
-      vbd_add_attachment(r, vbd_mouse_weight(slot, mouseWeights), mouseParams.x, mouseParams.y, &s.f, &s.H);
+      const float3 r = p.mouseFromOffset ? mouseOffset[0].xyz
+                                         : vbd_attachment_offset(x, mouse.ids, mouse.weights, mouse.slots,
+                                                                 vbd_mouse_target(&mouse));
+      vbd_add_attachment(r, mouse.weights[slot], mouse.stiffness, mouse.maxForce, &s.f, &s.H);
     }
   }
   int touching = 0;
   if (terms & VBD_TERM_COLLISIONS) {
-    const float4 contact = (float4)(solve.y, solve.z, solve.w, h);
+    const float4 contact = (float4)(p.contactStiffness, p.contactThickness, p.frictionEpsilon, h);
     touching = vbd_add_collider_contacts(xi, xPrev[i].xyz, contact, ground, colliders, colliderCounts, &s);
   }
   if (terms & VBD_TERM_BODY_CONTACTS)
-    touching |= vbd_add_body_contacts(i, color, bodyContact, x, xPrev, snapshot, colorOf, contactIds, contactNormal,
-                                      contactWeights, contactVertexCount, contactVertexItems, 0, 0, &s);
+    touching |= vbd_add_body_contacts(i, p.color, p.bodyStiffnessOverH2, p.bodyYEps, x, xPrev, snapshot, colorOf,
+                                      contactIds, contactNormal, contactWeights, contactVertexCount,
+                                      contactVertexItems, 0, 0, &s);
   if (terms & VBD_TERM_ACCELERATE) inContact[i] = (uint)touching;
   if (terms & VBD_TERM_RESIDUAL) vbd_record_residual(residual, i, s.f, h, mass);
-  const float threshold = safeguard == VBD_SAFEGUARD_DETERMINANT ? mouseParams.z : 0.0f;
-  vbd_apply_step(x, i, xi, w, s, threshold);
+  vbd_apply_step(x, i, xi, w, s, p.safeguard, p.determinantThreshold);
 }
 
 // Chebyshev semi-iterative over-relaxation after a full sweep (VBD Sec. 3.8):
