@@ -4,21 +4,33 @@
 
 #include "core/scene/enum_names.h"
 #include "gpu/avbd_solver_gpu.h"
-#include "gpu/pbd_solver_gpu.h"
+#include "gpu/position_based_gpu.h"
 #include "gpu/vbd_solver_gpu.h"
-#include "gpu/xpbd_solver_gpu.h"
 
 namespace tetlab {
+
+namespace {
+
+// PBD and XPBD share one host script; they differ in the program it builds
+// (pbd.cl / xpbd.cl) and in PbParams::xpbd.
+Result<std::unique_ptr<GpuSolver>> makePositionBasedGpu(const ClContext& ctx, const KernelSourceOptions& source,
+                                                        ProjectionMode mode) {
+  auto solver = PositionBasedGpu::create(ctx, source, mode);
+  if (!solver) return solver.error();
+  return std::unique_ptr<GpuSolver>(std::move(*solver));
+}
+
+}  // namespace
 
 Result<std::unique_ptr<GpuSolver>> makeGpuSolver(SolverKind kind, const ClContext& ctx,
                                                  const KernelSourceOptions& source) {
   Result<std::unique_ptr<GpuSolver>> solver = Error{"unknown solver kind " + std::to_string(int(kind))};
   switch (kind) {
     case SolverKind::Pbd:
-      solver = makePbdSolverGpu(ctx, source);
+      solver = makePositionBasedGpu(ctx, source, ProjectionMode::Pbd);
       break;
     case SolverKind::Xpbd:
-      solver = makeXpbdSolverGpu(ctx, source);
+      solver = makePositionBasedGpu(ctx, source, ProjectionMode::Xpbd);
       break;
     case SolverKind::Vbd:
       solver = makeVbdSolverGpu(ctx, source);

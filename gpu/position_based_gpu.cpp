@@ -8,27 +8,16 @@
 
 namespace tetlab {
 
-namespace {
-
-// Family bits of pb_projection.clh.
-constexpr uint32_t kFamilyTetVolume = 1u, kFamilyNeoHookean = 2u, kFamilyStrain = 4u;
-
-uint32_t tetFamilies(const ProjectionFamilies& f) {
-  return (f.tetVolume ? kFamilyTetVolume : 0u) | (f.neoHookean ? kFamilyNeoHookean : 0u) |
-         (f.strainBased ? kFamilyStrain : 0u);
-}
-
-}  // namespace
-
 Result<std::unique_ptr<PositionBasedGpu>> PositionBasedGpu::create(const ClContext& ctx,
                                                                    const KernelSourceOptions& source,
                                                                    ProjectionMode mode) {
   const bool xpbd = mode == ProjectionMode::Xpbd;
   const std::string p = xpbd ? "xpbd_" : "pbd_";
-  std::vector<std::string> names = {p + "solve_tets",          p + "solve_edges",         p + "tethers",
-                                    p + "attachment",          p + "contacts",            p + "body_contact_rows",
-                                    p + "body_contact_shares", p + "body_contact_apply"};
-  if (!xpbd) names.insert(names.end(), {"pbd_jacobi_tets", "pbd_jacobi_edges", "pbd_jacobi_apply"});
+  std::vector<std::string> names;
+#define TETLAB_PB_KERNEL_NAME(e, name, inXpbd) \
+  if (!xpbd || (inXpbd)) names.push_back(p + (name));
+  TETLAB_PB_KERNELS(TETLAB_PB_KERNEL_NAME)
+#undef TETLAB_PB_KERNEL_NAME
   auto program = KernelProgram::create(ctx, source, xpbd ? "cl/xpbd.cl" : "cl/pbd.cl", std::move(names));
   if (!program) return program.error();
   return std::unique_ptr<PositionBasedGpu>(new PositionBasedGpu(std::move(*program), mode));
@@ -94,11 +83,7 @@ Status PositionBasedGpu::uploadTethers(const ClContext& ctx, const std::vector<u
 
 Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSettings& settings) {
   // Body constants (materials editable in the UI).
-  scratch_.clear();
-  for (const BodyConstants& b : projection_.bodies) {
-    scratch_.emplace_back(b.youngs, b.mu, b.bulk, b.nhMu);
-    scratch_.emplace_back(b.nhLambda, b.damping, 0.0f, 0.0f);
-  }
+  packBodies(*model_, scratch_);
   if (!bitwiseEqual(scratch_, bodiesHost_)) {
     // A blocking upload waits for queued work: acceptable for a material
     // edit, never the steady state.
@@ -119,7 +104,7 @@ Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSetti
   }
   // Tethers with a new slack: rebuilt from the pinned set read at reset/refreshPins.
   const float slack = settings.positionBased.tetherSlack;
-  if (projection_.families.tethers && slack != tetherSlack_) {
+  if (families_.tethers && slack != tetherSlack_) {
     State pins;
     pins.x = pinnedX_;
     std::vector<uint32_t> anchor;
@@ -151,7 +136,8 @@ cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettin
                                         DeviceState& s, Profiler& profiler) {
   if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
   if (registeredWith_ != &profiler) registerStages(profiler, s);
-  prepareProjection(projection_, *model_, settings, noState_, mode_, h);
+  params_ = makePbParams(*model_, settings, mode_, h);
+  families_ = projectionFamilies(mode_, settings.step.constraints);
   if (!uploadIfChanged(ctx, settings)) return CL_OUT_OF_RESOURCES;
 
   // XPBD Alg. 1 line 4-5 / PBD Alg. 1 line 5: start from the inertial prediction.
@@ -168,27 +154,21 @@ cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettin
 
 cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSettings& settings, uint32_t iteration,
                                           DeviceState& s, Profiler& profiler) {
-  const ProjectionContext& pc = projection_;
-  const ProjectionFamilies& f = pc.families;
-  const LambdaLayout& L = pc.layout;
+  const ProjectionFamilies& f = families_;
   const size_t local = program_.localSize();
-  const uint32_t families = tetFamilies(f);
-  const bool xpbd = mode_ == ProjectionMode::Xpbd;
-  // rate = (h, complianceScale | pbdExponent, pbdRate2, damping): pb_params() in pb_projection.clh.
-  const glm::vec4 rate(pc.h, xpbd ? pc.complianceScale : pc.pbdExponent, pc.pbdRate2, pc.damping ? 1.0f : 0.0f);
-  const glm::uvec4 tetLambda(L.tetVolume, L.nhDeviatoric, L.nhHydrostatic, L.strain);
-  const PositionBasedConstraintParams& pb = settings.positionBased;
-  const glm::vec4 stretch(pb.stretchScale, 0.0f), shear(pb.shearScale, 0.0f);
-  const bool jacobi = !xpbd && settings.pbd.scheme == PbdScheme::Jacobi;
+  clm::PbParams p = params_;
+  p.iteration = iteration;
+  const bool anyTet = (p.families & PB_TET_FAMILIES) != 0;
+  const bool jacobi = mode_ == ProjectionMode::Pbd && settings.pbd.scheme == PbdScheme::Jacobi;
   cl_int e = CL_SUCCESS;
 
   if (!jacobi) {
-    if (families != 0) {
+    if (anyTet) {
       cl::Kernel& k = program_.kernel(kTets);
       for (uint32_t c = 0; c < s.tetColors.count() && e == CL_SUCCESS; ++c) {
         const uint32_t begin = s.tetColors.begin(c), count = s.tetColors.end(c) - begin;
         e = setKernelArgs(k, begin, count, s.x, s.xPrev, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_,
-                          s.lambda, tetLambda, families, rate, iteration, stretch, shear);
+                          s.lambda, p);
         if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageTetColor_[c]));
       }
     }
@@ -197,29 +177,28 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
       for (uint32_t c = 0; c < s.edgeColors.count() && e == CL_SUCCESS; ++c) {
         const uint32_t begin = s.edgeColors.begin(c), count = s.edgeColors.end(c) - begin;
         e = setKernelArgs(k, begin, count, s.x, s.xPrev, s.edges, s.restLength, s.edgeVolume, s.vertexBody,
-                          bodies_, s.lambda, L.edges, rate, iteration);
+                          bodies_, s.lambda, p);
         if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageEdgeColor_[c]));
       }
     }
   } else {
     // Jacobi: every element reads the same x, so one launch each (no colours).
-    const uint32_t useTets = families != 0 ? 1u : 0u, useEdges = f.edges ? 1u : 0u;
-    if (useTets) {
+    if (anyTet) {
       cl::Kernel& k = program_.kernel(kJacobiTets);
-      e = setKernelArgs(k, s.tetCount, s.x, s.xPrev, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_, s.lambda,
-                        tetLambda, families, rate, iteration, stretch, shear, tetDelta_);
+      e = setKernelArgs(k, s.tetCount, s.x, s.xPrev, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_, s.lambda, p,
+                        tetDelta_);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.tetCount, local, profiler.record(stageJacobi_));
     }
-    if (useEdges && e == CL_SUCCESS) {
+    if (f.edges && e == CL_SUCCESS) {
       cl::Kernel& k = program_.kernel(kJacobiEdges);
       e = setKernelArgs(k, s.edgeCount, s.x, s.xPrev, s.edges, s.restLength, s.edgeVolume, s.vertexBody, bodies_,
-                        s.lambda, L.edges, rate, iteration, edgeDelta_);
+                        s.lambda, p, edgeDelta_);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.edgeCount, local, profiler.record(stageJacobi_));
     }
-    if ((useTets || useEdges) && e == CL_SUCCESS) {
+    if ((anyTet || f.edges) && e == CL_SUCCESS) {
       cl::Kernel& k = program_.kernel(kJacobiApply);
       e = setKernelArgs(k, s.vertexCount, s.x, tetDelta_, edgeDelta_, s.vertexTetsOffsets, s.vertexTetsItems,
-                        s.vertexEdgesOffsets, s.vertexEdgesItems, useTets, useEdges, settings.pbd.jacobiOmega);
+                        s.vertexEdgesOffsets, s.vertexEdgesItems, p);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageJacobi_));
     }
   }
@@ -231,18 +210,10 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageTethers_));
     if (e != CL_SUCCESS) return e;
   }
-  const size_t n = std::min(mouse_.vertices.size(), mouse_.weights.size());
-  if (mouse_.active && n > 0 && n <= 8 && mouse_.stiffness > 0.0f) {
-    cl_uint8 ids{};
-    cl_float8 weights{};
-    for (size_t k = 0; k < n; ++k) {
-      ids.s[k] = mouse_.vertices[k];
-      weights.s[k] = mouse_.weights[k];
-    }
-    const glm::vec4 target(mouse_.target, 0.0f);
-    const glm::vec4 params(mouse_.stiffness, mouse_.maxForce, float(n), 0.0f);
+  clm::PbAttachment mouse;
+  if (packAttachment(mouse_, mouse)) {
     cl::Kernel& k = program_.kernel(kAttachment);
-    e = setKernelArgs(k, s.x, s.xPrev, s.lambda, L.attachment, ids, weights, target, params, rate, iteration);
+    e = setKernelArgs(k, s.x, s.lambda, p, mouse);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, 1, 0, profiler.record(stageAttachment_));
     if (e != CL_SUCCESS) return e;
   }

@@ -10,19 +10,37 @@
 //     contacts (colliders)
 //
 // exactly the order of runProjectionIterations (core/cpu/constraints_projection.cpp).
-// Per-substep constants come from the CPU's own prepareProjection, so both
-// backends use the same body constants and stiffness mapping. Small inputs
-// that change at run time (materials, colliders) are uploaded only when they
-// change; the mouse attachment travels as kernel arguments. Nothing is read
-// back inside a substep.
+// Per-substep constants come from the same host setup as the CPU's
+// (core/cpu/constraints_setup.h: PbParams of shaders/cl/common/pb_layout.clh,
+// packBodies), so both backends use the same body constants and stiffness
+// mapping. Small inputs that change at run time (materials, colliders) are
+// uploaded only when they change; PbParams and the mouse attachment
+// (PbAttachment) travel by value as kernel arguments. Nothing is read back
+// inside a substep. Created through makeGpuSolver (gpu/gpu_solver_factory.h).
 #include <memory>
 #include <vector>
 
-#include "core/cpu/constraints_projection.h"
+#include "core/cpu/constraints_setup.h"
 #include "gpu/gpu_solver.h"
 #include "gpu/kernel_program.h"
 
 namespace tetlab {
+
+// The kernels of pbd.cl / xpbd.cl: (enum, name after the "pbd_"/"xpbd_"
+// prefix, 1 if xpbd.cl has it too). The Jacobi kernels are PBD's only and
+// come last, so the enum indexes both programs.
+#define TETLAB_PB_KERNELS(X)                       \
+  X(kTets, "solve_tets", 1)                        \
+  X(kEdges, "solve_edges", 1)                      \
+  X(kTethers, "tethers", 1)                        \
+  X(kAttachment, "attachment", 1)                  \
+  X(kContacts, "contacts", 1)                      \
+  X(kBodyContactRows, "body_contact_rows", 1)      \
+  X(kBodyContactShares, "body_contact_shares", 1)  \
+  X(kBodyContactApply, "body_contact_apply", 1)    \
+  X(kJacobiTets, "jacobi_tets", 0)                 \
+  X(kJacobiEdges, "jacobi_edges", 0)               \
+  X(kJacobiApply, "jacobi_apply", 0)
 
 class PositionBasedGpu final : public GpuSolver {
  public:
@@ -42,17 +60,9 @@ class PositionBasedGpu final : public GpuSolver {
 
  private:
   enum Kernel : size_t {
-    kTets,
-    kEdges,
-    kTethers,
-    kAttachment,
-    kContacts,
-    kBodyContactRows,
-    kBodyContactShares,
-    kBodyContactApply,
-    kJacobiTets,
-    kJacobiEdges,
-    kJacobiApply
+#define TETLAB_PB_KERNEL_ENUM(e, name, xpbd) e,
+    TETLAB_PB_KERNELS(TETLAB_PB_KERNEL_ENUM)
+#undef TETLAB_PB_KERNEL_ENUM
   };
   PositionBasedGpu(KernelProgram program, ProjectionMode mode) : program_(std::move(program)), mode_(mode) {}
   Status uploadIfChanged(const ClContext& ctx, const SolverSettings& settings);
@@ -64,8 +74,8 @@ class PositionBasedGpu final : public GpuSolver {
   KernelProgram program_;
   ProjectionMode mode_;
   const SimModel* model_ = nullptr;
-  ProjectionContext projection_;
-  State noState_;  // prepareProjection only stores a pointer to a State
+  clm::PbParams params_{};  // this substep's (makePbParams)
+  ProjectionFamilies families_;
 
   std::vector<glm::vec4> bodiesHost_, collidersHost_;
   glm::uvec4 colliderCounts_{0};

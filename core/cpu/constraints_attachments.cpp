@@ -1,19 +1,18 @@
-// Tethers (long-range attachments) and the mouse attachment.
+// Tethers (long-range attachments) and the mouse attachment: building the
+// tethers, and the CPU's loops around their projections, which are shared
+// with the kernels (shaders/cl/common/pb_vertex.clh: pb_tether, pb_attachment).
 //
 // Tethers (Kim, Chentanez, Mueller 2012 "Long Range Attachments"): each free
 // vertex may not move farther from its nearest pinned vertex than (1 + slack)
-// times their rest distance. A unilateral hard constraint against a fixed
-// (w = 0) anchor, so the projection moves only the vertex, by the full excess.
-//
-// Mouse attachment: C = |sum_j b_j x_j - target| with barycentric weights b_j,
-// compliance 1 / stiffness and |lambda| <= maxForce h^2, i.e. the pull never
-// exceeds maxForce however far the mouse is dragged.
+// times their rest distance.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numeric>
 
 #include "core/cpu/constraints_projection.h"
+#include "shaders/cl/common/compat_cpp.h"
+#include "shaders/cl/common/pb_vertex.clh"
 
 namespace tetlab {
 
@@ -70,35 +69,16 @@ void TetherCache::update(const SimModel& model, const State& state, float slack)
 void projectTethers(ProjectionContext& ctx) {
   if (!ctx.tetherAnchor || ctx.tetherAnchor->empty()) return;
   std::vector<glm::vec4>& x = ctx.state->x;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const uint32_t a = (*ctx.tetherAnchor)[i];
-    if (a == ~0u || x[i].w == 0.0f) continue;
-    const glm::vec3 d = glm::vec3(x[i]) - glm::vec3(x[a]);
-    const float len = glm::length(d);
-    const float C = len - (*ctx.tetherLength)[i];
-    if (C > 0.0f) x[i] -= glm::vec4(d * (C / len), 0.0f);
-  }
+  for (size_t i = 0; i < x.size(); ++i)
+    clm::pb_tether(x.data(), uint32_t(i), (*ctx.tetherAnchor)[i], (*ctx.tetherLength)[i]);
 }
 
 void projectAttachment(ProjectionContext& ctx) {
-  const Attachment& m = ctx.state->mouse;
-  const size_t n = std::min(m.vertices.size(), m.weights.size());
-  if (n == 0 || n > 8 || !(m.stiffness > 0.0f)) return;
-  uint32_t ids[8];
-  glm::vec3 grads[8];
-  glm::vec3 p(0.0f);
-  for (size_t k = 0; k < n; ++k) {
-    ids[k] = m.vertices[k];
-    p += m.weights[k] * glm::vec3(ctx.state->x[ids[k]]);
-  }
-  const glm::vec3 d = p - m.target;
-  const float C = glm::length(d);
-  if (!(C > 0.0f)) return;
-  const glm::vec3 dir = d / C;
-  for (size_t k = 0; k < n; ++k) grads[k] = m.weights[k] * dir;
-  const float cap = m.maxForce > 0.0f ? m.maxForce * ctx.h * ctx.h : 0.0f;
-  float* lambda = ctx.state->lambda.data() + ctx.layout.attachment;
-  projectScalar(ctx, uint32_t(n), ids, grads, C, 1.0f / m.stiffness, lambda, 0.0f, 1.0f, cap);
+  clm::PbAttachment a;
+  if (!packAttachment(ctx.state->mouse, a)) return;
+  clm::PbResiduals res{};
+  clm::pb_attachment(ctx.params, ctx.state->x.data(), ctx.state->lambda.data(), a, &res);
+  addResiduals(ctx, res.r, res.n);
 }
 
 }  // namespace tetlab

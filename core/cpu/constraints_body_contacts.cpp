@@ -1,9 +1,9 @@
 // Body-body contacts of PBD/XPBD (core/sim/body_contacts.h): every row is the
 // hard inequality C >= 0 with friction, math in
-// shaders/cl/body_contact_pb_math.clh. Rows change every substep, so there is
+// shaders/cl/common/pb_body_contact.clh. Rows change every substep, so there is
 // no colouring to run them Gauss-Seidel in parallel; the pass is a Jacobi
 // gather that the OpenCL kernels (shaders/cl/body_contact_pb.clh) compute
-// exactly the same way:
+// with the same per-slot and per-vertex functions:
 //
 //   rows    per slot s:   r_s, W_s from x at the start of the pass      (W_s = 0: not acting)
 //   shares  per vertex v: t_v = w_v S_v,  S_v = sum_{acting items} |coeff|
@@ -17,7 +17,8 @@
 #include "core/cpu/constraints_projection.h"
 
 #include "shaders/cl/common/compat_cpp.h"
-#include "shaders/cl/body_contact_pb_math.clh"
+#include "shaders/cl/common/pb_body_contact.clh"
+#include "shaders/cl/common/pb_step.clh"
 
 namespace tetlab {
 namespace {
@@ -40,47 +41,18 @@ void projectBodyContacts(ProjectionContext& ctx) {
   row.resize(c.ids.size());
   share.resize(x.size());
 
-  for (size_t s = 0; s < c.ids.size(); ++s) {
-    const glm::uvec4 id = c.ids[s];
-    if (id.x == kNoContact) {
-      row[s] = glm::vec4(0.0f);
-      continue;
-    }
-    const glm::vec4 p = x[id.x], a = x[id.y], b = x[id.z], q = x[id.w];
-    row[s] = clm::pb_body_contact_row(
-        glm::vec3(p), glm::vec3(a), glm::vec3(b), glm::vec3(q), glm::vec3(p) - glm::vec3(xPrev[id.x]),
-        glm::vec3(a) - glm::vec3(xPrev[id.y]), glm::vec3(b) - glm::vec3(xPrev[id.z]),
-        glm::vec3(q) - glm::vec3(xPrev[id.w]), p.w, a.w, b.w, q.w, glm::vec3(c.normal[s]), glm::vec3(c.weights[s]),
-        c.normal[s].w, c.weights[s].w);
-  }
-
-  for (size_t v = 0; v < x.size(); ++v) {
-    float S = 0.0f;
-    const uint32_t* items = &c.vertexItems[v * kMaxContactsPerVertex];
-    for (uint32_t j = 0; j < c.vertexCount[v]; ++j) {
-      const uint32_t s = items[j] >> 2u, role = items[j] & 3u;
-      if (row[s].w > 0.0f) S += std::fabs(clm::body_contact_coeff(role, glm::vec3(c.weights[s])));
-    }
-    share[v] = x[v].w * S;
-  }
-
+  for (size_t s = 0; s < c.ids.size(); ++s)
+    row[s] = clm::pb_body_contact_slot_row(x.data(), xPrev.data(), c.ids[s], c.normal[s], c.weights[s]);
+  for (size_t v = 0; v < x.size(); ++v)
+    share[v] = clm::pb_body_contact_share(x[v].w, &c.vertexItems[v * kMaxContactsPerVertex], c.vertexCount[v],
+                                          c.weights.data(), row.data());
   // Each vertex reads only row vectors, shares and its own x, so writing x in
   // place here is the same as the device's separate apply launch.
   for (size_t v = 0; v < x.size(); ++v) {
     if (!(share[v] > 0.0f)) continue;
-    glm::vec3 d(0.0f);
-    const uint32_t* items = &c.vertexItems[v * kMaxContactsPerVertex];
-    for (uint32_t j = 0; j < c.vertexCount[v]; ++j) {
-      const uint32_t s = items[j] >> 2u, role = items[j] & 3u;
-      const glm::vec4 r = row[s];
-      if (!(r.w > 0.0f)) continue;
-      const glm::vec3 w(c.weights[s]);
-      const glm::uvec4 id = c.ids[s];
-      const float relax =
-          clm::pb_body_contact_relaxation(r.w, share[id.x], share[id.y], share[id.z], share[id.w], w);
-      d += (clm::body_contact_coeff(role, w) * relax) * glm::vec3(r);
-    }
-    x[v] += glm::vec4(x[v].w * d, 0.0f);
+    const glm::vec3 d = clm::pb_body_contact_move(&c.vertexItems[v * kMaxContactsPerVertex], c.vertexCount[v],
+                                                  c.ids.data(), c.weights.data(), row.data(), share.data());
+    x[v] = clm::pb_move(x[v], x[v].w * d);
   }
 }
 

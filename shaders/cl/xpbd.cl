@@ -1,9 +1,9 @@
 // Extended Position Based Dynamics (Macklin et al. 2016) on the device: the
-// shared position-based kernels with the XPBD multiplier step (Eq. 17-18,
-// damping Eq. 26). Multipliers live in DeviceState::lambda and are cleared
-// every substep by the host script (gpu/position_based_gpu.cpp). Body contacts
-// are hard rows (zero compliance), where XPBD's step is PBD's: body_contact_pb.clh.
-#define PB_XPBD 1
+// shared position-based kernels (PbParams::xpbd = 1 selects the multiplier
+// step, Eq. 17-18, damping Eq. 26). Multipliers live in DeviceState::lambda
+// and are cleared every substep by the host script (gpu/position_based_gpu.cpp).
+// Body contacts are hard rows (zero compliance), where XPBD's step is PBD's:
+// body_contact_pb.clh.
 #define PB_KERNEL(name) xpbd_##name
 #include "pb_projection.clh"
 #include "body_contact_pb.clh"

@@ -5,7 +5,7 @@
 //    A) close it in one pass without overshoot (relax = 1/2 each);
 //  - every pass keeps sum_v m_v dx_v = 0 (rows scaled alike on all vertices);
 //  - with all rows acting, one pass does not increase the D-weighted norm of
-//    C (the Gershgorin bound, shaders/cl/body_contact_pb_math.clh);
+//    C (the Gershgorin bound, shaders/cl/common/pb_body_contact.clh);
 //  - friction removes the tangential motion (static) or mu times the depth (kinetic).
 // The last test prints the cost of body contacts in the two-box scene.
 #include <gtest/gtest.h>
@@ -19,7 +19,7 @@
 #include "tests/cpu/physics_scenes.h"
 
 #include "shaders/cl/common/compat_cpp.h"
-#include "shaders/cl/body_contact_pb_math.clh"
+#include "shaders/cl/common/pb_body_contact.clh"
 
 namespace tetlab {
 namespace {

@@ -21,9 +21,8 @@
 #include "core/sim/solver.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
+#include "gpu/gpu_solver_factory.h"
 #include "gpu/gpu_stepper.h"
-#include "gpu/pbd_solver_gpu.h"
-#include "gpu/xpbd_solver_gpu.h"
 #include "gpu_test_context.h"
 
 namespace tetlab {
@@ -74,6 +73,13 @@ struct Comparison {
 };
 
 using GpuFactory = Result<std::unique_ptr<GpuSolver>> (*)(const ClContext&, const KernelSourceOptions&);
+
+Result<std::unique_ptr<GpuSolver>> makeXpbdSolverGpu(const ClContext& ctx, const KernelSourceOptions& source) {
+  return makeGpuSolver(SolverKind::Xpbd, ctx, source);
+}
+Result<std::unique_ptr<GpuSolver>> makePbdSolverGpu(const ClContext& ctx, const KernelSourceOptions& source) {
+  return makeGpuSolver(SolverKind::Pbd, ctx, source);
+}
 
 Comparison runBoth(const ClContext& ctx, Scene scene, const SolverSettings& settings, GpuFactory factory,
                    int frames = 100) {

@@ -17,7 +17,7 @@
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
 #include "gpu/gpu_stepper.h"
-#include "gpu/xpbd_solver_gpu.h"
+#include "gpu/gpu_solver_factory.h"
 #include "gpu_test_context.h"
 
 namespace tetlab {
@@ -75,7 +75,7 @@ TEST(SolverHotReload, SyntaxErrorKeepsTheSimulationRunningOnThePreviousKernels) 
   const KernelSourceOptions disk{root};
   auto device = createDeviceState(ctx, *model, cpuState);
   auto stepper = GpuStepper::create(ctx, disk);
-  auto gpu = makeXpbdSolverGpu(ctx, disk);
+  auto gpu = makeGpuSolver(SolverKind::Xpbd, ctx, disk);
   ASSERT_TRUE(device.ok() && stepper.ok() && gpu.ok());
   ASSERT_TRUE((*gpu)->reset(ctx, *model, *device).ok());
   Profiler profiler;

@@ -53,10 +53,12 @@ using ::glm::normalize;
 using std::cbrt;
 using std::copysign;
 using std::exp;
+using std::expm1;
 using std::fabs;
 using std::fmax;
 using std::fmin;
 using std::log;
+using std::log1p;
 using std::pow;
 using std::sqrt;
 inline float clamp(float v, float lo, float hi) { return std::min(std::max(v, lo), hi); }

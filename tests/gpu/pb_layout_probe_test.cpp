@@ -1,0 +1,96 @@
+// The position-based kernels take PbParams and PbAttachment
+// (shaders/cl/common/pb_layout.clh) by value: the device compiler must lay
+// them out as the host does. A probe kernel writes their sizeof and echoes
+// fields from both ends of each struct, passed by value as the solver does.
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/cpu/constraints_setup.h"
+#include "gpu/cl_buffer.h"
+#include "gpu/cl_program.h"
+#include "gpu/kernel_source.h"
+#include "gpu/launch.h"
+#include "gpu_test_context.h"
+
+namespace tetlab {
+namespace {
+
+constexpr const char* kProbe = R"(
+#include "common/pb_layout.clh"
+__kernel void pb_layout_probe(__global uint* out, const PbParams p, const PbAttachment a) {
+  out[0] = (uint)sizeof(PbParams);
+  out[1] = (uint)sizeof(PbAttachment);
+  out[2] = as_uint(p.h);
+  out[3] = p.families;
+  out[4] = p.lambdaAttachment;
+  out[5] = as_uint(p.jacobiOmega);
+  out[6] = as_uint(p.stretchScale[2]);
+  out[7] = as_uint(p.shearScale[2]);
+  out[8] = a.ids[PB_ATTACHMENT_MAX - 1];
+  out[9] = as_uint(a.weights[PB_ATTACHMENT_MAX - 1]);
+  out[10] = as_uint(a.target[2]);
+  out[11] = a.count;
+}
+)";
+
+uint32_t bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+TEST(PbLayoutProbe, DeviceStructsMatchTheHost) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  SourceLoader embedded = makeSourceLoader({});
+  SourceLoader loader = [&](const std::string& name) -> Result<std::string> {
+    if (name == "cl/pb_layout_probe.cl") return std::string(kProbe);
+    return embedded(name);
+  };
+  auto src = expandIncludes("cl/pb_layout_probe.cl", loader);
+  ASSERT_TRUE(src.ok()) << src.error().message;
+  auto built = buildProgram(ctx, src->text, "cl/pb_layout_probe.cl");
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  auto kernel = createKernel(built->program, "pb_layout_probe", "cl/pb_layout_probe.cl");
+  ASSERT_TRUE(kernel.ok()) << kernel.error().message;
+
+  clm::PbParams p{};
+  p.h = 1.25f;
+  p.families = PB_STRAIN | PB_EDGES;
+  p.lambdaAttachment = 12345u;
+  p.jacobiOmega = 1.5f;
+  p.stretchScale[2] = 0.75f;
+  p.shearScale[2] = -2.5f;
+  clm::PbAttachment a{};
+  a.ids[PB_ATTACHMENT_MAX - 1] = 77u;
+  a.weights[PB_ATTACHMENT_MAX - 1] = 0.125f;
+  a.target[2] = 3.5f;
+  a.count = 8u;
+
+  auto out = DeviceBuffer<uint32_t>::create(ctx.context, 12, CL_MEM_READ_WRITE, "probe");
+  ASSERT_TRUE(out.ok());
+  ASSERT_EQ(setKernelArgs(*kernel, *out, p, a), CL_SUCCESS);
+  ASSERT_EQ(ctx.queue.enqueueNDRangeKernel(*kernel, cl::NullRange, cl::NDRange(1), cl::NullRange), CL_SUCCESS);
+  std::vector<uint32_t> got(12);
+  ASSERT_EQ(ctx.queue.enqueueReadBuffer(out->buffer(), CL_TRUE, 0, got.size() * sizeof(uint32_t), got.data()),
+            CL_SUCCESS);
+
+  EXPECT_EQ(got[0], sizeof(clm::PbParams));
+  EXPECT_EQ(got[1], sizeof(clm::PbAttachment));
+  EXPECT_EQ(got[2], bits(p.h));
+  EXPECT_EQ(got[3], p.families);
+  EXPECT_EQ(got[4], p.lambdaAttachment);
+  EXPECT_EQ(got[5], bits(p.jacobiOmega));
+  EXPECT_EQ(got[6], bits(p.stretchScale[2]));
+  EXPECT_EQ(got[7], bits(p.shearScale[2]));
+  EXPECT_EQ(got[8], a.ids[PB_ATTACHMENT_MAX - 1]);
+  EXPECT_EQ(got[9], bits(a.weights[PB_ATTACHMENT_MAX - 1]));
+  EXPECT_EQ(got[10], bits(a.target[2]));
+  EXPECT_EQ(got[11], a.count);
+}
+
+}  // namespace
+}  // namespace tetlab
