@@ -159,7 +159,7 @@ void SimSession::stepOpenCl(const SolverSettings& s) {
     Result<EnergyReport> energy = gpuEnergy_->compute(gpu_->context(), gpu_->deviceState(), model(), s);
     if (energy) {
       diag_.energy = *energy;
-      diag_.stages.energyMs = msSince(start);
+      diag_.stages[Stage::Energy] = msSince(start);
       diagFresh_ = true;
     } else {
       notice("energy on OpenCL failed (" + energy.error().message + "): the energy plots now update every " +
@@ -178,7 +178,7 @@ void SimSession::stepOpenCl(const SolverSettings& s) {
     if (!gpuEnergy_) {
       const auto start = std::chrono::steady_clock::now();
       diag_.energy = computeEnergy(model(), s, state_);
-      diag_.stages.energyMs = msSince(start);
+      diag_.stages[Stage::Energy] = msSince(start);
       diagFresh_ = true;
     }
   } else if (hostPositionsEveryFrame) {

@@ -1,10 +1,9 @@
 #include "app/bench/bench_runner.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
-#include <cctype>
 #include <cmath>
-#include <map>
 
 #include "core/cpu/xpbd_solver.h"
 #include "core/model/generators.h"
@@ -32,15 +31,6 @@ SolverSettings settingsFor(const Scene& scene, SolverKind solver, const BenchCon
   // without an explicit choice take enough substeps to stay stable.
   s.step.substeps = planXpbdSubsteps(scene.model, s, !config.substeps).used;
   return s;
-}
-
-// "solve tets c12" -> "solve tets", "vbd.solve.c3" -> "vbd.solve"
-std::string phaseOf(const std::string& stage) {
-  size_t end = stage.size();
-  while (end > 0 && std::isdigit(static_cast<unsigned char>(stage[end - 1]))) --end;
-  if (end == stage.size() || end < 2 || stage[end - 1] != 'c') return stage;
-  const char sep = stage[end - 2];
-  return sep == ' ' || sep == '.' ? stage.substr(0, end - 2) : stage;
 }
 
 void summarize(std::vector<double> frameMs, BenchResult& out) {
@@ -75,7 +65,8 @@ void runCpu(const Scene& scene, const SolverSettings& settings, const BenchConfi
   solver->reset(scene.model, state);
   std::vector<double> frameMs;
   frameMs.reserve(size_t(config.frames));
-  const char* stageNames[] = {"predict", "body contacts", "solve", "velocity"};
+  // The stages the CPU stepper times inside the frame (its energy report is left out, as on OpenCL).
+  const Stage stages[] = {Stage::Predict, Stage::BodyContacts, Stage::Solve, Stage::Velocity};
   std::vector<double> stageMs[4];
   StepDiagnostics diag;
   for (int f = 0; f < config.warmup + config.frames; ++f) {
@@ -88,12 +79,10 @@ void runCpu(const Scene& scene, const SolverSettings& settings, const BenchConfi
     }
     if (f < config.warmup) continue;
     frameMs.push_back(ms);
-    const double stageFrame[4] = {diag.stages.predictMs, diag.stages.contactsMs, diag.stages.solveMs,
-                                  diag.stages.velocityMs};
-    for (int k = 0; k < 4; ++k) stageMs[k].push_back(stageFrame[k]);
+    for (int k = 0; k < 4; ++k) stageMs[k].push_back(diag.stages[stages[k]]);
   }
   summarize(std::move(frameMs), out);
-  for (int k = 0; k < 4; ++k) out.stages.push_back({stageNames[k], quantile(stageMs[k], 0.5)});
+  for (int k = 0; k < 4; ++k) out.stages.push_back({stageName(stages[k]), quantile(stageMs[k], 0.5)});
   out.bodyContacts = diag.bodyContacts;
   out.ok = true;
 }
@@ -106,8 +95,8 @@ void runOpenCl(const Scene& scene, const SolverSettings& settings, const BenchCo
     return;
   }
   std::vector<double> frameMs;
-  std::map<std::string, std::vector<double>> stageMs;
-  std::vector<std::string> stageOrder;
+  std::array<std::vector<double>, kStageCount> stageMs;
+  std::array<bool, kStageCount> launched{};
   for (int f = 0; f < config.warmup + config.frames; ++f) {
     const Clock::time_point t0 = Clock::now();
     Status st = (*sim)->step(settings);
@@ -120,18 +109,11 @@ void runOpenCl(const Scene& scene, const SolverSettings& settings, const BenchCo
     StepStats stats = (*sim)->takeTimings();  // outside the timed region
     if (f < config.warmup) continue;
     frameMs.push_back(ms);
-    // Per-colour launches ("solve tets c3", "vbd.solve.c3") are summed into
-    // one phase per frame: the breakdown reads by phase, not by colour.
-    std::map<std::string, double> frameStages;
-    for (const StageTime& stage : stats.stages) {
-      if (stage.launches == 0) continue;
-      const std::string phase = phaseOf(stage.name);
-      if (frameStages.find(phase) == frameStages.end() &&
-          std::find(stageOrder.begin(), stageOrder.end(), phase) == stageOrder.end())
-        stageOrder.push_back(phase);
-      frameStages[phase] += stage.ms;
-    }
-    for (const auto& [phase, ms] : frameStages) stageMs[phase].push_back(ms);
+    // Every launch is aggregated under its Stage (per colour, per solver):
+    // the breakdown reads by stage, not by colour.
+    for (const StageTime& stage : stats.stages)
+      if (stage.launches > 0) launched[size_t(stage.stage)] = true;
+    for (Stage stage : kAllStages) stageMs[size_t(stage)].push_back(stats.byStage[stage]);
   }
   auto bad = (*sim)->readBadVertex();
   if (!bad || *bad >= 0) {
@@ -139,7 +121,8 @@ void runOpenCl(const Scene& scene, const SolverSettings& settings, const BenchCo
     return;
   }
   summarize(std::move(frameMs), out);
-  for (const std::string& name : stageOrder) out.stages.push_back({name, quantile(stageMs[name], 0.5)});
+  for (Stage stage : kAllStages)
+    if (launched[size_t(stage)]) out.stages.push_back({stageName(stage), quantile(stageMs[size_t(stage)], 0.5)});
   out.bodyContacts = (*sim)->bodyContactStats().active;  // refreshed by readBadVertex
   out.ok = true;
 }

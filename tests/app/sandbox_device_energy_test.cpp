@@ -140,7 +140,7 @@ TEST(SandboxDeviceEnergy, ReportsTheCostPerFrame) {
     for (int f = 0; f < kFrames; ++f) {
       session->advance();
       ASSERT_FALSE(session->blownUp()) << session->blowUpMessage();
-      deviceMs += session->diagnostics().stages.energyMs;
+      deviceMs += session->diagnostics().stages[Stage::Energy];
     }
     OpenClSimulator* sim = session->openCl();
     ASSERT_NE(sim, nullptr);
