@@ -26,8 +26,6 @@ double msSince(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-const char* backendName(Backend backend) { return backend == Backend::OpenCl ? "opencl" : "cpu"; }
-
 SimSession::~SimSession() = default;
 
 Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScene built) {
@@ -121,6 +119,10 @@ void SimSession::stepOpenCl(const SolverSettings& s) {
     return;
   }
   Result<int64_t> bad = gpu_->readBadVertex();
+  // The body-contact counts come with the same sync (a few bytes); this read
+  // also grows the detection grid after an overflow.
+  if (bad)
+    if (auto contacts = gpu_->readBodyContacts(); !contacts) bad = contacts.error();
   gpuStats_ = gpu_->takeTimings();
   if (!bad) {
     markBlownUp("OpenCL read-back failed: " + bad.error().message);
@@ -149,7 +151,7 @@ void SimSession::stepOpenCl(const SolverSettings& s) {
     if (!diag_.residualHistory.empty()) diag_.residual = diag_.residualHistory.back();
   }
   diag_.stepMs = gpuStats_.totalMs;
-  // Body-contact counts came back with readBadVertex (same sync, a few bytes).
+  // Body-contact counts as read above.
   diag_.bodyContacts = gpu_->bodyContactStats().active;
   diag_.bodyContactOverflow = gpu_->bodyContactStats().overflow;
   // Energy every frame from the device: three reductions after the step on the

@@ -33,6 +33,7 @@
 #include "core/scene/scene_build.h"
 #include "core/scene/scene_desc.h"
 #include "core/sim/diagnostics.h"
+#include "core/sim/simulator.h"
 #include "core/sim/solver.h"
 #include "gpu/cl_context.h"
 #include "gpu/kernel_source.h"
@@ -43,9 +44,6 @@ namespace tetlab {
 class DeviceEnergy;
 class OpenClSimulator;
 
-enum class Backend : uint8_t { Cpu, OpenCl };
-
-const char* backendName(Backend backend);  // "cpu" | "opencl"
 
 struct SessionSeries {
   Series totalEnergy;   // [J]

@@ -9,8 +9,7 @@
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"
 #include "core/sim/mesh_scene.h"
-#include "core/sim/solver.h"
-#include "core/sim/stepper.h"
+#include "core/sim/simulator.h"
 #include "gpu/opencl_simulator.h"
 
 namespace tetlab {
@@ -59,71 +58,53 @@ Result<Scene> makeContactsScene(const BenchConfig& config) {
   return scene;
 }
 
-void runCpu(const Scene& scene, const SolverSettings& settings, const BenchConfig& config, BenchResult& out) {
-  State state = makeSceneState(scene);
-  std::unique_ptr<Solver> solver = makeCpuSolver(settings.solver);
-  solver->reset(scene.model, state);
+// One case on either backend, through the Simulator interface: the wall
+// time of step() + finish() per frame, and the stage times the backend
+// reports (CPU: wall clock inside stepSimulation; OpenCL: device time from
+// profiling events), both taken outside the timed region.
+void runSimulator(Simulator& sim, const SolverSettings& settings, const BenchConfig& config, BenchResult& out) {
   std::vector<double> frameMs;
   frameMs.reserve(size_t(config.frames));
-  // The stages the CPU stepper times inside the frame (its energy report is left out, as on OpenCL).
-  const Stage stages[] = {Stage::Predict, Stage::BodyContacts, Stage::Solve, Stage::Velocity};
-  std::vector<double> stageMs[4];
+  std::array<std::vector<double>, kStageCount> stageMs;
+  std::array<bool, kStageCount> timed{};
   StepDiagnostics diag;
   for (int f = 0; f < config.warmup + config.frames; ++f) {
     const Clock::time_point t0 = Clock::now();
-    stepSimulation(scene.model, settings, *solver, state, diag);
-    const double ms = msSince(t0);
-    if (!diag.finite) {
-      out.error = "blew up at frame " + std::to_string(f + 1) + ": " + diag.problem;
-      return;
-    }
-    if (f < config.warmup) continue;
-    frameMs.push_back(ms);
-    for (int k = 0; k < 4; ++k) stageMs[k].push_back(diag.stages[stages[k]]);
-  }
-  summarize(std::move(frameMs), out);
-  for (int k = 0; k < 4; ++k) out.stages.push_back({stageName(stages[k]), quantile(stageMs[k], 0.5)});
-  out.bodyContacts = diag.bodyContacts;
-  out.ok = true;
-}
-
-void runOpenCl(const Scene& scene, const SolverSettings& settings, const BenchConfig& config, const ClContext& ctx,
-               BenchResult& out) {
-  auto sim = OpenClSimulator::create(scene.model, makeSceneState(scene), settings.solver, ctx);
-  if (!sim) {
-    out.error = sim.error().message;
-    return;
-  }
-  std::vector<double> frameMs;
-  std::array<std::vector<double>, kStageCount> stageMs;
-  std::array<bool, kStageCount> launched{};
-  for (int f = 0; f < config.warmup + config.frames; ++f) {
-    const Clock::time_point t0 = Clock::now();
-    Status st = (*sim)->step(settings);
-    if (st) st = (*sim)->finish();
+    Status st = sim.step(settings, diag);
+    if (st) st = sim.finish();
     const double ms = msSince(t0);
     if (!st) {
       out.error = st.error().message;
       return;
     }
-    StepStats stats = (*sim)->takeTimings();  // outside the timed region
+    const StageTimes stages = sim.takeStageTimes();
+    if (!diag.finite) {  // the CPU reference reports it from the step; a device at the end
+      out.error = "blew up at frame " + std::to_string(f + 1) + ": " + diag.problem;
+      return;
+    }
     if (f < config.warmup) continue;
     frameMs.push_back(ms);
     // Every launch is aggregated under its Stage (per colour, per solver):
     // the breakdown reads by stage, not by colour.
-    for (const StageTime& stage : stats.stages)
-      if (stage.launches > 0) launched[size_t(stage.stage)] = true;
-    for (Stage stage : kAllStages) stageMs[size_t(stage)].push_back(stats.byStage[stage]);
+    for (Stage stage : kAllStages) {
+      stageMs[size_t(stage)].push_back(stages[stage]);
+      if (stages[stage] > 0.0) timed[size_t(stage)] = true;
+    }
   }
-  auto bad = (*sim)->readBadVertex();
-  if (!bad || *bad >= 0) {
-    out.error = bad ? "blew up: vertex " + std::to_string(*bad) + " became non-finite" : bad.error().message;
+  // Blocking reads after the timed frames (a device: first bad vertex of all
+  // of them, body-contact counts of the last substep).
+  if (Status st = sim.readDiagnostics(diag); !st) {
+    out.error = st.error().message;
+    return;
+  }
+  if (!diag.finite) {
+    out.error = "blew up: " + diag.problem;
     return;
   }
   summarize(std::move(frameMs), out);
   for (Stage stage : kAllStages)
-    if (launched[size_t(stage)]) out.stages.push_back({stageName(stage), quantile(stageMs[size_t(stage)], 0.5)});
-  out.bodyContacts = (*sim)->bodyContactStats().active;  // refreshed by readBadVertex
+    if (timed[size_t(stage)]) out.stages.push_back({stageName(stage), quantile(stageMs[size_t(stage)], 0.5)});
+  out.bodyContacts = diag.bodyContacts;
   out.ok = true;
 }
 
@@ -174,11 +155,16 @@ BenchResult runBenchCase(const Scene& scene, SolverKind solver, BenchBackend bac
   out.substeps = settings.step.substeps;
   out.iterations = settings.step.iterations;
   if (backend == BenchBackend::Cpu) {
-    runCpu(scene, settings, config, out);
+    CpuSimulator sim(scene.model, makeSceneState(scene), settings.solver);
+    runSimulator(sim, settings, config, out);
   } else if (ctx == nullptr) {
     out.error = noDeviceReason;
   } else {
-    runOpenCl(scene, settings, config, *ctx, out);
+    auto sim = OpenClSimulator::create(scene.model, makeSceneState(scene), settings.solver, *ctx);
+    if (!sim)
+      out.error = sim.error().message;
+    else
+      runSimulator(**sim, settings, config, out);
   }
   return out;
 }
