@@ -30,7 +30,7 @@
 #include "app/renderer.h"
 #include "app/scene_panel.h"
 #include "app/screenshot.h"
-#include "app/sim_session.h"
+#include "core/session/sim_session.h"
 #include "app/ui_panel.h"
 #include "app/view_modes.h"
 #include "app/view_panel.h"

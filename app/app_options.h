@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/opencl_status.h"
-#include "app/sim_session.h"
+#include "core/session/sim_session.h"
 #include "core/scene/scene_overrides.h"
 
 namespace tetlab {

@@ -1,6 +1,7 @@
 #include "app/numbers_panel.h"
 
 #include <algorithm>
+#include <array>
 
 #include <imgui.h>
 
@@ -23,17 +24,23 @@ void stageRow(const char* name, double ms, double totalMs) {
   ImGui::ProgressBar(std::clamp(share, 0.0f, 1.0f), ImVec2(-1.0f, ImGui::GetTextLineHeight()), "");
 }
 
+// One row per Stage (core/sim/stage.h), the same table on both backends;
+// only the stages the backend timed (the CPU runs Init, Dual, Collisions and
+// Residual inside Solve; the device energy is timed on the host).
+void stageRows(const StageTimes& times, const std::array<bool, kStageCount>& timed, double totalMs) {
+  for (Stage stage : kAllStages)
+    if (timed[size_t(stage)]) stageRow(stageName(stage), times[stage], totalMs);
+}
+
 void drawStages(const SimSession& session) {
   if (session.backend() == Backend::Cpu) {
     const StepDiagnostics& d = session.diagnostics();
-    const StageTimes& s = d.stages;
     ImGui::Text("step %.3f ms (CPU reference, 1 thread)", d.stepMs);
     itemTooltip("Wall time of the last frame's step, summed over its substeps [ms].");
-    stageRow("predict", s.predictMs, d.stepMs);
-    stageRow("body contacts", s.contactsMs, d.stepMs);
-    stageRow("solve", s.solveMs, d.stepMs);
-    stageRow("velocity", s.velocityMs, d.stepMs);
-    stageRow("energy", s.energyMs, d.stepMs);
+    std::array<bool, kStageCount> timed{};
+    for (Stage stage : {Stage::Predict, Stage::BodyContacts, Stage::Solve, Stage::Velocity, Stage::Energy})
+      timed[size_t(stage)] = true;
+    stageRows(d.stages, timed, d.stepMs);
     return;
   }
   const StepStats& g = session.gpuStats();
@@ -43,7 +50,12 @@ void drawStages(const SimSession& session) {
     ImGui::TextColored(kDimColor, "no profiling information from this device");
     return;
   }
-  // Per-colour stages are many: show the largest ones, the rest summed.
+  std::array<bool, kStageCount> timed{};
+  for (const StageTime& s : g.stages)
+    if (s.launches > 0) timed[size_t(s.stage)] = true;
+  stageRows(g.byStage, timed, g.totalMs);
+  if (!ImGui::TreeNode("largest launches")) return;
+  // Per-colour entries are many: show the largest ones, the rest summed.
   std::vector<const StageTime*> stages;
   for (const StageTime& s : g.stages)
     if (s.launches > 0) stages.push_back(&s);
@@ -63,6 +75,7 @@ void drawStages(const SimSession& session) {
     std::snprintf(label, sizeof(label), "%zu others", stages.size() - shown);
     stageRow(label, rest, g.totalMs);
   }
+  ImGui::TreePop();
 }
 
 // Says when the numbers on screen are not the material's answer

@@ -5,7 +5,7 @@
 // violation, the last step's residual per iteration) so two solvers can be
 // compared by eye while toggling.
 #include "app/frame_timer.h"
-#include "app/sim_session.h"
+#include "core/session/sim_session.h"
 
 namespace tetlab {
 

@@ -18,8 +18,8 @@
 #include "core/sim/energy.h"
 #include "core/sim/presets.h"
 #include "core/sim/solver_settings.h"
+#include "core/sim/simulator.h"
 #include "core/sim/state_setup.h"
-#include "core/sim/stepper.h"
 #include "gpu/opencl_simulator.h"
 
 namespace tetlab {
@@ -43,34 +43,29 @@ Status validate(const RunArgs& a) {
   return Ok{};
 }
 
-// One frame on the OpenCL backend, then the diagnostics the CSV needs: the
-// state is read back only when a stats file is written (energies are computed
-// on the host from it). The residual comes from the device for VBD and AVBD
-// (NaN for PBD/XPBD, which measure it on the CPU only); max violation is a
-// CPU-solver measure and is NaN for this backend.
-Status stepOnDevice(OpenClSimulator& device, const SimModel& model, const SolverSettings& settings, bool readState,
-                    State& state, StepDiagnostics& diag) {
+// One frame on either backend (core/sim/simulator.h), then the diagnostics
+// the CSV needs. The CPU reference reports everything from the step; a device
+// reads back what the step could not report (readDiagnostics) and the state
+// only when a stats file is written (energies are then computed on the host
+// from it). The residual is NaN where the backend does not measure it (PBD/XPBD
+// on OpenCL); max violation is a CPU-reference measure, NaN elsewhere. The
+// step time is the backend's own (CPU) or the wall time of step + finish.
+Status stepFrame(Simulator& sim, const SimModel& model, const SolverSettings& settings, bool readState, State& state,
+                 StepDiagnostics& diag) {
   const auto t0 = std::chrono::steady_clock::now();
-  if (Status st = device.step(settings); !st) return st;
-  if (Status st = device.finish(); !st) return st;
-  diag.stepMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  device.discardTimings();
-  auto bad = device.readBadVertex();
-  if (!bad) return bad.error();
-  diag.finite = *bad < 0;
-  diag.badVertex = *bad;
-  if (!diag.finite) diag.problem = "vertex " + std::to_string(*bad) + " became non-finite on the device";
-  state.time = device.time();
-  diag.residual = std::numeric_limits<float>::quiet_NaN();
-  if (device.measuresResidual()) {
-    auto residual = device.readResidualHistory();
-    if (!residual) return residual.error();
-    if (!residual->empty()) diag.residual = residual->back();
+  if (Status st = sim.step(settings, diag); !st) return st;
+  if (Status st = sim.finish(); !st) return st;
+  if (!sim.stateOnHost()) {
+    const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (Status st = sim.readDiagnostics(diag); !st) return st;
+    diag.stepMs = wallMs;
   }
-  diag.maxViolation = std::numeric_limits<float>::quiet_NaN();
+  state.time = sim.time();
+  if (!sim.measuresResidual()) diag.residual = std::numeric_limits<float>::quiet_NaN();
+  if (!sim.measuresViolation()) diag.maxViolation = std::numeric_limits<float>::quiet_NaN();
   if (readState) {
-    if (Status st = device.downloadState(state); !st) return st;
-    diag.energy = computeEnergy(model, settings, state);
+    if (Status st = sim.readState(state); !st) return st;
+    if (!sim.computesEnergy()) diag.energy = computeEnergy(model, settings, state);
   }
   return Ok{};
 }
@@ -101,9 +96,7 @@ int runRunCommand(const RunArgs& args) {
 
   const SimModel& model = scene->model;
   State& state = built->state;
-  auto solver = makeCpuSolver(settings.solver);
-  solver->reset(model, state);
-  std::unique_ptr<OpenClSimulator> device;
+  std::unique_ptr<Simulator> sim;
   if (args.backend == "opencl") {
     auto env = readDeviceChoiceEnv();
     if (!env) return fail(env.error().message);
@@ -111,8 +104,10 @@ int runRunCommand(const RunArgs& args) {
     options.context.choice = *env;
     auto made = OpenClSimulator::create(model, state, settings.solver, options);
     if (!made) return fail("OpenCL backend: " + made.error().message);
-    device = std::move(*made);
-    std::cout << "tetlab run: OpenCL device " << describeDevice(device->context().info) << "\n";
+    std::cout << "tetlab run: OpenCL device " << describeDevice((*made)->context().info) << "\n";
+    sim = std::move(*made);
+  } else {
+    sim = std::make_unique<CpuSimulator>(model, state, settings.solver);
   }
   std::cout << "tetlab run: " << scene->name << (note.empty() ? "" : " [" + note + "]") << ", "
             << model.vertexCount() << " vertices, " << model.tetCount() << " tets, solver "
@@ -135,12 +130,8 @@ int runRunCommand(const RunArgs& args) {
   int underConverged = 0, convergenceFrames = 0;
   double worstRise = -INFINITY;
   for (int frame = 1; frame <= args.frames; ++frame) {
-    if (device) {
-      Status st = stepOnDevice(*device, model, settings, csv.is_open(), state, diag);
-      if (!st) return fail("OpenCL backend, frame " + std::to_string(frame) + ": " + st.error().message);
-    } else {
-      stepSimulation(model, settings, *solver, state, diag);
-    }
+    if (Status st = stepFrame(*sim, model, settings, csv.is_open(), state, diag); !st)
+      return fail("OpenCL backend, frame " + std::to_string(frame) + ": " + st.error().message);
     if (!diag.finite) {
       std::cerr << "tetlab run: the simulation blew up at frame " << frame << ": " << diag.problem << "\n";
       return 2;
@@ -154,8 +145,8 @@ int runRunCommand(const RunArgs& args) {
         checkConvergence(settings.solver, settings.step, settings.step.substeps, diag.residual);
     convergenceFrames += conv.applies;
     underConverged += conv.underConverged;
-    // The device energy is read only with --stats (else it is computed once at the end).
-    const bool energyKnown = !device || csv.is_open();
+    // A device's energy is read only with --stats (else it is computed once at the end).
+    const bool energyKnown = sim->computesEnergy() || csv.is_open();
     const EnergyRiseCheck rise = checkEnergyRise(unforced && energyKnown, diag.energy.total(), e0.total(), energyScale);
     if (rise.applies) worstRise = std::max(worstRise, rise.rise);
     if (csv.is_open()) {
@@ -172,9 +163,9 @@ int runRunCommand(const RunArgs& args) {
           << (conv.underConverged ? 1 : 0) << ',' << conv.tolerance << ',' << (rise.applies ? rise.rise : 0.0) << '\n';
     }
   }
-  if (device && !csv.is_open()) {  // the summary line's energy: one read-back at the end
-    if (Status st = device->downloadState(state); !st) return fail("OpenCL backend: " + st.error().message);
-    diag.energy = computeEnergy(model, settings, state);
+  if (!csv.is_open()) {  // the summary line's state: one read at the end
+    if (Status st = sim->readState(state); !st) return fail("OpenCL backend: " + st.error().message);
+    if (!sim->computesEnergy()) diag.energy = computeEnergy(model, settings, state);
   }
   if (csv.is_open()) {
     csv.flush();

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "app/sim_session.h"
+#include "core/session/sim_session.h"
 
 namespace tetlab {
 

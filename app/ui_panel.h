@@ -17,7 +17,7 @@
 #include "app/opencl_status.h"
 #include "app/renderer.h"
 #include "app/scene_panel.h"
-#include "app/sim_session.h"
+#include "core/session/sim_session.h"
 #include "app/solver_panel.h"
 #include "app/view_modes.h"
 #include "app/view_panel.h"

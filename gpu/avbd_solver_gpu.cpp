@@ -161,15 +161,15 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
 }
 
 void AvbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
-  stageBegin_ = profiler.addStage("avbd.begin");
-  stageInit_ = profiler.addStage("avbd.init");
-  stageMouse_ = profiler.addStage("avbd.mouse");
-  stageSnapshot_ = profiler.addStage("avbd.snapshot");
+  stageBegin_ = profiler.addStage(Stage::Init, "avbd.begin");
+  stageInit_ = profiler.addStage(Stage::Init, "avbd.init");
+  stageMouse_ = profiler.addStage(Stage::Solve, "avbd.mouse");
+  stageSnapshot_ = profiler.addStage(Stage::Solve, "avbd.snapshot");
   stageColor_.clear();
   for (uint32_t c = 0; c < s.vertexColors.count(); ++c)
-    stageColor_.push_back(profiler.addStage("avbd.solve.c" + std::to_string(c)));
-  stageDual_ = profiler.addStage("avbd.dual");
-  stageResidual_ = profiler.addStage("avbd.residual");
+    stageColor_.push_back(profiler.addStage(Stage::Solve, "avbd.solve.c" + std::to_string(c)));
+  stageDual_ = profiler.addStage(Stage::Dual, "avbd.dual");
+  stageResidual_ = profiler.addStage(Stage::Residual, "avbd.residual");
   registeredWith_ = &profiler;
 }
 

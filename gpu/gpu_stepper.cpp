@@ -43,9 +43,9 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SolverSettings& setti
   const float h = settings.step.dt / float(substeps);
   const glm::vec4 gravity(settings.step.gravity, 0.0f);
   const float damping = std::exp(-settings.step.velocityDamping * h);
-  const StageId predictStage = profiler.addStage("predict");
-  const StageId contactsStage = profiler.addStage("body contacts");
-  const StageId velocityStage = profiler.addStage("velocity");
+  const StageId predictStage = profiler.addStage(Stage::Predict);
+  const StageId contactsStage = profiler.addStage(Stage::BodyContacts);
+  const StageId velocityStage = profiler.addStage(Stage::Velocity);
   const size_t local = program_.localSize();
   const uint32_t n = s.vertexCount;
 

@@ -1,14 +1,18 @@
 #pragma once
 // The OpenCL backend as one object: context, device state, stepper and the
-// active GPU solver. The sandbox, `tetlab run` and tetlab-bench all drive it
-// the same way as the CPU backend (makeCpuSolver + stepSimulation):
+// active GPU solver, behind the Simulator interface (core/sim/simulator.h) so
+// the sandbox, `tetlab run` and tetlab-bench drive it exactly as they drive
+// the CPU reference:
 //
-//   create(model, state, kind) ─► step(settings) ... step(settings) ─► downloadState / positions
+//   create(model, state, kind) ─► step(settings) ... ─► readDiagnostics ─► [readEnergy] ─► readState / positions
 //                                   │ settings.solver changed: switch, keep x and v on the device
 //
 // GPU solvers are created on first use and kept, so toggling back and forth
 // between solvers does not recompile kernels. Nothing is read back inside
-// step(); reads are explicit calls the caller makes when it needs them.
+// step(); reads are explicit calls the caller makes when it needs them, and
+// each says what it does beyond reading: readBodyContacts() is the one call
+// that grows the contact detection grid after an overflow (readDiagnostics()
+// makes it, as the step's post-processing).
 #include <array>
 #include <memory>
 #include <string>
@@ -16,9 +20,11 @@
 
 #include "core/model/sim_model.h"
 #include "core/result.h"
+#include "core/sim/simulator.h"
 #include "core/sim/solver_settings.h"
 #include "core/sim/state.h"
 #include "gpu/cl_context.h"
+#include "gpu/device_energy.h"
 #include "gpu/device_state.h"
 #include "gpu/gpu_solver.h"
 #include "gpu/gpu_stepper.h"
@@ -32,7 +38,7 @@ struct OpenClSimulatorOptions {
   KernelSourceOptions kernels;  // folder set: load kernels from disk and hot-reload them
 };
 
-class OpenClSimulator {
+class OpenClSimulator final : public Simulator {
  public:
   // `model` must outlive the simulator. Fails with a readable message when no
   // platform/device exists, a kernel does not build, or `kind` has no kernels.
@@ -43,53 +49,81 @@ class OpenClSimulator {
                                                          SolverKind kind, const ClContext& ctx,
                                                          const KernelSourceOptions& kernels = {});
 
+  Backend backend() const override { return Backend::OpenCl; }
+
   // Enqueues one frame of settings.step.dt. Switches solver first when
   // settings.solver differs from the active one (x and v stay on the device).
+  // Reports nothing in the diagnostics (that needs a sync: readDiagnostics).
+  Status step(const SolverSettings& settings, StepDiagnostics& outDiagnostics) override;
   Status step(const SolverSettings& settings);
 
   // Makes `kind` active: creates it on first use, resets its private data.
-  Status setSolver(SolverKind kind);
-  SolverKind solver() const { return active_; }
+  Status setSolver(SolverKind kind) override;
+  SolverKind solver() const override { return active_; }
+  Status finish() override;
+  // Simulated time: the state's at create / the last writeState, plus the enqueued substeps [s].
+  double time() const override { return stepper_.time() + timeOffset_; }
 
+  // ---- state ----
+  Status readState(State& out) override { return downloadState(out); }
+  Status readPositions(std::vector<glm::vec4>& outX) override { return downloadPositions(outX); }
+  Status writeState(const State& state) override { return uploadState(state); }
   // The mouse attachment and pins live on the host; push them when they change.
-  void setAttachment(const Attachment& mouse);
-  // Replaces x, xPrev, v (and so pins through x.w) with the host state's.
+  void setAttachment(const Attachment& mouse) override;
+  Status massesChanged() override { return uploadMasses(); }
+  // Replaces x, xPrev, v (and so pins through x.w), the attachment and the time with the host state's.
   Status uploadState(const State& state);
   // Re-sends the model's lumped masses (after a density edit changed them).
   Status uploadMasses();
-
   Status downloadState(State& out) const;
   Status downloadPositions(std::vector<glm::vec4>& outX) const;
-  // First non-finite vertex since the last call (-1: none). Blocks on the queue.
-  // Also refreshes bodyContactStats() (the same sync, a few more bytes), which
-  // grows the contact grid after an overflow.
-  Result<int64_t> readBadVertex();
+
+  // ---- diagnostics (each blocks on the queue) ----
+  // The step's post-processing: readBadVertex, readBodyContacts (which grows
+  // the grid after an overflow), the stage times (lastTimings) and, when the
+  // step stayed finite, the residual curve.
+  Status readDiagnostics(StepDiagnostics& inOutDiagnostics) override;
+  // First non-finite vertex since the last call (-1: none). Reads only that (4 bytes).
+  Result<int64_t> readBadVertex() override;
+  // Body-contact counts of the last substep; grows the contact grid when it
+  // overflowed since the previous read (readBodyContactStats has the details).
+  Result<BodyContactCounts> readBodyContacts() override;
   // Body-contact counts of the last substep and the detection grid's overflow
-  // since the previous read (blocking); grows the grid when it overflowed.
+  // since the previous read; grows the grid when it overflowed.
   Result<BodyContactDetectionStats> readBodyContactStats();
+  // As of the last readBodyContacts() / readBodyContactStats().
+  const BodyContactDetectionStats& bodyContactStats() const { return bodyContactStats_; }
   // The active solver's convergence curve of the last substep of the last step
   // (one value per iteration, as StepDiagnostics::residualHistory); empty when
-  // that solver does not measure it on the device. Blocks on the queue.
-  Result<std::vector<float>> readResidualHistory();
-  bool measuresResidual() const;
-  // As of the last readBadVertex() / readBodyContactStats().
-  const BodyContactDetectionStats& bodyContactStats() const { return bodyContactStats_; }
-  // Waits for the queue and returns per-stage device times of the steps since
-  // the last call. Call this or discardTimings() once per frame: every launch
-  // records an event until then.
+  // that solver does not measure it on the device.
+  Result<std::vector<float>> readResidualHistory() override;
+  bool measuresResidual() const override;
+  bool measuresViolation() const override { return false; }
+  // Energy by reductions on the device (gpu/device_energy.h) once
+  // enableDeviceEnergy() succeeded; a failed readEnergy() turns it off.
+  Status enableDeviceEnergy();
+  bool computesEnergy() const override { return energy_ != nullptr; }
+  Result<EnergyReport> readEnergy(const SolverSettings& settings) override;
+  // Waits for the queue and returns per-launch device times of the steps since
+  // the last call (each under its Stage). Call this, takeStageTimes(),
+  // readDiagnostics() or discardTimings() once per frame: every launch records
+  // an event until then.
   StepStats takeTimings();
+  StageTimes takeStageTimes() override { return takeTimings().byStage; }
+  // The times readDiagnostics() took (per launch, for the numbers panel).
+  const StepStats& lastTimings() const { return lastTimings_; }
   void discardTimings() { profiler_.discard(); }
-  Status finish() const;
+  bool stateOnHost() const override { return false; }
 
-  // Live kernel editing: rebuilds changed kernels; returns the compiler log of
-  // a failed rebuild ("" when fine), the previous kernels keep running.
-  std::string pollKernels();
+  // Live kernel editing: rebuilds changed kernels (the device energy's too);
+  // returns the compiler log of a failed rebuild ("" when fine), the previous
+  // kernels keep running.
+  std::string pollKernels() override;
 
   const ClContext& context() const { return ctx_; }
   // Device buffers, for work enqueued after a step on the same queue (the
   // render embedding reads x straight from here: no host round trip).
   const DeviceState& deviceState() const { return device_; }
-  double time() const { return stepper_.time(); }
 
  private:
   OpenClSimulator(const SimModel& model, ClContext ctx, DeviceState device, GpuStepper stepper,
@@ -105,6 +139,9 @@ class OpenClSimulator {
   SolverKind active_ = SolverKind::Xpbd;
   Attachment mouse_;
   BodyContactDetectionStats bodyContactStats_;
+  StepStats lastTimings_;
+  std::unique_ptr<DeviceEnergy> energy_;
+  double timeOffset_ = 0.0;  // time() - stepper_.time()
 };
 
 }  // namespace tetlab

@@ -117,18 +117,18 @@ Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSetti
 }
 
 void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) {
-  stageInit_ = profiler.addStage("init guess");
+  stageInit_ = profiler.addStage(Stage::Init, "init guess");
   stageTetColor_.clear();
   for (uint32_t c = 0; c < s.tetColors.count(); ++c)
-    stageTetColor_.push_back(profiler.addStage("solve tets c" + std::to_string(c)));
+    stageTetColor_.push_back(profiler.addStage(Stage::Solve, "solve tets c" + std::to_string(c)));
   stageEdgeColor_.clear();
   for (uint32_t c = 0; c < s.edgeColors.count(); ++c)
-    stageEdgeColor_.push_back(profiler.addStage("solve edges c" + std::to_string(c)));
-  stageJacobi_ = profiler.addStage("jacobi");
-  stageTethers_ = profiler.addStage("tethers");
-  stageAttachment_ = profiler.addStage("attachment");
-  stageBodyContacts_ = profiler.addStage("body contact solve");  // "body contacts" is the detection
-  stageContacts_ = profiler.addStage("collisions");
+    stageEdgeColor_.push_back(profiler.addStage(Stage::Solve, "solve edges c" + std::to_string(c)));
+  stageJacobi_ = profiler.addStage(Stage::Solve, "jacobi");
+  stageTethers_ = profiler.addStage(Stage::Solve, "tethers");
+  stageAttachment_ = profiler.addStage(Stage::Solve, "attachment");
+  stageBodyContacts_ = profiler.addStage(Stage::Solve, "body contact solve");  // "body contacts" is the detection
+  stageContacts_ = profiler.addStage(Stage::Collisions);
   registeredWith_ = &profiler;
 }
 

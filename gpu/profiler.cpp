@@ -2,15 +2,16 @@
 
 namespace tetlab {
 
-StageId Profiler::addStage(std::string_view name) {
-  for (size_t i = 0; i < names_.size(); ++i)
-    if (names_[i] == name) return StageId(i);
-  names_.emplace_back(name);
-  return StageId(names_.size() - 1);
+StageId Profiler::addStage(Stage stage, std::string_view detail) {
+  const std::string_view name = detail.empty() ? std::string_view(stageName(stage)) : detail;
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].stage == stage && entries_[i].name == name) return StageId(i);
+  entries_.push_back(Entry{stage, std::string(name)});
+  return StageId(entries_.size() - 1);
 }
 
 cl::Event* Profiler::record(StageId stage) {
-  if (!enabled_ || stage >= names_.size()) return nullptr;
+  if (!enabled_ || stage >= entries_.size()) return nullptr;
   if (used_ == events_.size()) {
     events_.emplace_back();
     eventStage_.push_back(stage);
@@ -22,8 +23,11 @@ cl::Event* Profiler::record(StageId stage) {
 
 StepStats Profiler::resolve() {
   StepStats stats;
-  stats.stages.resize(names_.size());
-  for (size_t i = 0; i < names_.size(); ++i) stats.stages[i].name = names_[i];
+  stats.stages.resize(entries_.size());
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    stats.stages[i].stage = entries_[i].stage;
+    stats.stages[i].name = entries_[i].name;
+  }
   stats.valid = true;
   for (size_t i = 0; i < used_; ++i) {
     cl::Event& e = events_[i];
@@ -41,7 +45,10 @@ StepStats Profiler::resolve() {
     s.ms += end >= start ? double(end - start) * 1e-6 : 0.0;
     s.launches += 1;
   }
-  for (const StageTime& s : stats.stages) stats.totalMs += s.ms;
+  for (const StageTime& s : stats.stages) {
+    stats.byStage[s.stage] += s.ms;
+    stats.totalMs += s.ms;
+  }
   used_ = 0;
   return stats;
 }

@@ -5,12 +5,17 @@
 // (`cl::Event* e = profiler.record(stage)` and passes it to the enqueue): no
 // waiting, no host read-back, and no allocation once the first step has sized
 // the event list. After the step, resolve() waits for the recorded events and
-// sums CL_PROFILING_COMMAND_END - START per stage name (Box2D-style named
-// stages, aggregated into StepStats for the UI and the benchmark).
+// sums CL_PROFILING_COMMAND_END - START per registered entry and per Stage
+// (core/sim/stage.h, the vocabulary the CPU stepper's timer uses too).
 //
-//   setup:     StageId predict = profiler.addStage("predict");
+//   setup:     StageId predict = profiler.addStage(Stage::Predict);
+//              StageId c3 = profiler.addStage(Stage::Solve, "vbd.solve.c3");  // detail: one colour
 //   step:      queue.enqueueNDRangeKernel(k, ..., nullptr, profiler.record(predict));
 //   after:     StepStats stats = profiler.resolve();   // blocks until done
+//              stats.byStage[Stage::Solve]               // every colour of every solver summed
+//
+// The detail string is for display only (the numbers panel lists the largest
+// launches under their stage); nothing parses it.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -18,16 +23,20 @@
 
 #include <CL/opencl.hpp>
 
+#include "core/sim/stage.h"
+
 namespace tetlab {
 
 struct StageTime {
-  std::string name;
-  double ms = 0.0;          // summed device time of all launches of this stage
+  Stage stage = Stage::Solve;  // what this entry is aggregated under
+  std::string name;            // detail: stageName(stage) unless a finer name was given
+  double ms = 0.0;             // summed device time of all launches of this entry
   uint32_t launches = 0;
 };
 
 struct StepStats {
-  std::vector<StageTime> stages;  // in order of addStage
+  std::vector<StageTime> stages;  // one per addStage entry, in order of registration
+  StageTimes byStage;             // the same times summed per Stage
   double totalMs = 0.0;           // sum over stages (device busy time, not wall time)
   bool valid = false;             // false when profiling info was unavailable
   const StageTime* find(std::string_view name) const {
@@ -41,15 +50,16 @@ using StageId = uint32_t;
 
 class Profiler {
  public:
-  // Registers a stage name (setup time); the same name returns the same id.
-  StageId addStage(std::string_view name);
+  // Registers an entry of `stage` (setup time) under `detail` (empty: the
+  // stage's own name); the same stage and detail return the same id.
+  StageId addStage(Stage stage, std::string_view detail = {});
 
   // Event slot for one launch of `stage`, to pass as the enqueue's event
   // argument; nullptr when profiling is disabled (enqueue takes nullptr).
   cl::Event* record(StageId stage);
 
   // Waits for every recorded event, returns per-stage sums and clears the
-  // recorded events (stage names are kept). Call after the step, outside it.
+  // recorded events (entries are kept). Call after the step, outside it.
   StepStats resolve();
 
   // Drops recorded events without reading them.
@@ -60,7 +70,11 @@ class Profiler {
   size_t pendingEvents() const { return used_; }
 
  private:
-  std::vector<std::string> names_;
+  struct Entry {
+    Stage stage;
+    std::string name;
+  };
+  std::vector<Entry> entries_;
   std::vector<cl::Event> events_;  // grows to the largest step, then reused
   std::vector<StageId> eventStage_;
   size_t used_ = 0;

@@ -110,14 +110,14 @@ Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceSt
 }
 
 void VbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
-  stageInit_ = profiler.addStage("vbd.init");
-  stageMouse_ = profiler.addStage("vbd.mouse");
-  stageSnapshot_ = profiler.addStage("vbd.snapshot");
+  stageInit_ = profiler.addStage(Stage::Init, "vbd.init");
+  stageMouse_ = profiler.addStage(Stage::Solve, "vbd.mouse");
+  stageSnapshot_ = profiler.addStage(Stage::Solve, "vbd.snapshot");
   stageColor_.clear();
   for (uint32_t c = 0; c < s.vertexColors.count(); ++c)
-    stageColor_.push_back(profiler.addStage("vbd.solve.c" + std::to_string(c)));
-  stageChebyshev_ = profiler.addStage("vbd.chebyshev");
-  stageResidual_ = profiler.addStage("vbd.residual");
+    stageColor_.push_back(profiler.addStage(Stage::Solve, "vbd.solve.c" + std::to_string(c)));
+  stageChebyshev_ = profiler.addStage(Stage::Solve, "vbd.chebyshev");
+  stageResidual_ = profiler.addStage(Stage::Residual, "vbd.residual");
   registeredWith_ = &profiler;
 }
 

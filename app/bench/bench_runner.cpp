@@ -1,18 +1,16 @@
 #include "app/bench/bench_runner.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
-#include <cctype>
 #include <cmath>
-#include <map>
 
 #include "core/cpu/xpbd_solver.h"
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"
 #include "core/scene/scene_build.h"
 #include "core/sim/presets.h"
-#include "core/sim/solver.h"
-#include "core/sim/stepper.h"
+#include "core/sim/simulator.h"
 #include "gpu/opencl_simulator.h"
 
 namespace tetlab {
@@ -33,15 +31,6 @@ SolverSettings settingsFor(const Scene& scene, SolverKind solver, const BenchCon
   // without an explicit choice take enough substeps to stay stable.
   s.step.substeps = planXpbdSubsteps(scene.model, s, !config.substeps).used;
   return s;
-}
-
-// "solve tets c12" -> "solve tets", "vbd.solve.c3" -> "vbd.solve"
-std::string phaseOf(const std::string& stage) {
-  size_t end = stage.size();
-  while (end > 0 && std::isdigit(static_cast<unsigned char>(stage[end - 1]))) --end;
-  if (end == stage.size() || end < 2 || stage[end - 1] != 'c') return stage;
-  const char sep = stage[end - 2];
-  return sep == ' ' || sep == '.' ? stage.substr(0, end - 2) : stage;
 }
 
 void summarize(std::vector<double> frameMs, BenchResult& out) {
@@ -70,78 +59,53 @@ Result<Scene> makeContactsScene(const BenchConfig& config) {
   return scene;
 }
 
-void runCpu(const Scene& scene, const SolverSettings& settings, const BenchConfig& config, BenchResult& out) {
-  State state = makeSceneState(scene);
-  std::unique_ptr<Solver> solver = makeCpuSolver(settings.solver);
-  solver->reset(scene.model, state);
+// One case on either backend, through the Simulator interface: the wall
+// time of step() + finish() per frame, and the stage times the backend
+// reports (CPU: wall clock inside stepSimulation; OpenCL: device time from
+// profiling events), both taken outside the timed region.
+void runSimulator(Simulator& sim, const SolverSettings& settings, const BenchConfig& config, BenchResult& out) {
   std::vector<double> frameMs;
   frameMs.reserve(size_t(config.frames));
-  const char* stageNames[] = {"predict", "body contacts", "solve", "velocity"};
-  std::vector<double> stageMs[4];
+  std::array<std::vector<double>, kStageCount> stageMs;
+  std::array<bool, kStageCount> timed{};
   StepDiagnostics diag;
   for (int f = 0; f < config.warmup + config.frames; ++f) {
     const Clock::time_point t0 = Clock::now();
-    stepSimulation(scene.model, settings, *solver, state, diag);
-    const double ms = msSince(t0);
-    if (!diag.finite) {
-      out.error = "blew up at frame " + std::to_string(f + 1) + ": " + diag.problem;
-      return;
-    }
-    if (f < config.warmup) continue;
-    frameMs.push_back(ms);
-    const double stageFrame[4] = {diag.stages.predictMs, diag.stages.contactsMs, diag.stages.solveMs,
-                                  diag.stages.velocityMs};
-    for (int k = 0; k < 4; ++k) stageMs[k].push_back(stageFrame[k]);
-  }
-  summarize(std::move(frameMs), out);
-  for (int k = 0; k < 4; ++k) out.stages.push_back({stageNames[k], quantile(stageMs[k], 0.5)});
-  out.bodyContacts = diag.bodyContacts;
-  out.ok = true;
-}
-
-void runOpenCl(const Scene& scene, const SolverSettings& settings, const BenchConfig& config, const ClContext& ctx,
-               BenchResult& out) {
-  auto sim = OpenClSimulator::create(scene.model, makeSceneState(scene), settings.solver, ctx);
-  if (!sim) {
-    out.error = sim.error().message;
-    return;
-  }
-  std::vector<double> frameMs;
-  std::map<std::string, std::vector<double>> stageMs;
-  std::vector<std::string> stageOrder;
-  for (int f = 0; f < config.warmup + config.frames; ++f) {
-    const Clock::time_point t0 = Clock::now();
-    Status st = (*sim)->step(settings);
-    if (st) st = (*sim)->finish();
+    Status st = sim.step(settings, diag);
+    if (st) st = sim.finish();
     const double ms = msSince(t0);
     if (!st) {
       out.error = st.error().message;
       return;
     }
-    StepStats stats = (*sim)->takeTimings();  // outside the timed region
+    const StageTimes stages = sim.takeStageTimes();
+    if (!diag.finite) {  // the CPU reference reports it from the step; a device at the end
+      out.error = "blew up at frame " + std::to_string(f + 1) + ": " + diag.problem;
+      return;
+    }
     if (f < config.warmup) continue;
     frameMs.push_back(ms);
-    // Per-colour launches ("solve tets c3", "vbd.solve.c3") are summed into
-    // one phase per frame: the breakdown reads by phase, not by colour.
-    std::map<std::string, double> frameStages;
-    for (const StageTime& stage : stats.stages) {
-      if (stage.launches == 0) continue;
-      const std::string phase = phaseOf(stage.name);
-      if (frameStages.find(phase) == frameStages.end() &&
-          std::find(stageOrder.begin(), stageOrder.end(), phase) == stageOrder.end())
-        stageOrder.push_back(phase);
-      frameStages[phase] += stage.ms;
+    // Every launch is aggregated under its Stage (per colour, per solver):
+    // the breakdown reads by stage, not by colour.
+    for (Stage stage : kAllStages) {
+      stageMs[size_t(stage)].push_back(stages[stage]);
+      if (stages[stage] > 0.0) timed[size_t(stage)] = true;
     }
-    for (const auto& [phase, ms] : frameStages) stageMs[phase].push_back(ms);
   }
-  auto bad = (*sim)->readBadVertex();
-  if (!bad || *bad >= 0) {
-    out.error = bad ? "blew up: vertex " + std::to_string(*bad) + " became non-finite" : bad.error().message;
+  // Blocking reads after the timed frames (a device: first bad vertex of all
+  // of them, body-contact counts of the last substep).
+  if (Status st = sim.readDiagnostics(diag); !st) {
+    out.error = st.error().message;
+    return;
+  }
+  if (!diag.finite) {
+    out.error = "blew up: " + diag.problem;
     return;
   }
   summarize(std::move(frameMs), out);
-  for (const std::string& name : stageOrder) out.stages.push_back({name, quantile(stageMs[name], 0.5)});
-  out.bodyContacts = (*sim)->bodyContactStats().active;  // refreshed by readBadVertex
+  for (Stage stage : kAllStages)
+    if (timed[size_t(stage)]) out.stages.push_back({stageName(stage), quantile(stageMs[size_t(stage)], 0.5)});
+  out.bodyContacts = diag.bodyContacts;
   out.ok = true;
 }
 
@@ -192,11 +156,16 @@ BenchResult runBenchCase(const Scene& scene, SolverKind solver, BenchBackend bac
   out.substeps = settings.step.substeps;
   out.iterations = settings.step.iterations;
   if (backend == BenchBackend::Cpu) {
-    runCpu(scene, settings, config, out);
+    CpuSimulator sim(scene.model, makeSceneState(scene), settings.solver);
+    runSimulator(sim, settings, config, out);
   } else if (ctx == nullptr) {
     out.error = noDeviceReason;
   } else {
-    runOpenCl(scene, settings, config, *ctx, out);
+    auto sim = OpenClSimulator::create(scene.model, makeSceneState(scene), settings.solver, *ctx);
+    if (!sim)
+      out.error = sim.error().message;
+    else
+      runSimulator(**sim, settings, config, out);
   }
   return out;
 }

@@ -4,12 +4,13 @@
 // Performance is measured here, never asserted in tests.
 //
 //   for case:  build scene ─► warm-up frames (kernels built, caches warm) ─► timed frames
-//              CPU:    wall time of stepSimulation, and its per-stage wall
-//                      times (StepDiagnostics::stages, median over frames)
-//              OpenCL: wall time of step() + finish(), and per-stage device
-//                      times from profiling events (median over frames)
-// Both name body-contact detection "body contacts", so the "contacts" scene
-// (8 spheres resting on each other) compares the two detections directly.
+//              both backends through the Simulator interface (core/sim/simulator.h):
+//              wall time of step() + finish(), and the per-stage times the backend
+//              reports under the Stage names (core/sim/stage.h; CPU: wall times inside
+//              stepSimulation, OpenCL: device times from profiling events), median over frames
+// Both name body-contact detection "body contacts" (Stage::BodyContacts), so
+// the "contacts" scene (8 spheres resting on each other) compares the two
+// detections directly.
 #include <optional>
 #include <string>
 #include <vector>

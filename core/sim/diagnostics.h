@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/sim/stage.h"
+
 namespace tetlab {
 
 struct EnergyReport {
@@ -11,15 +13,6 @@ struct EnergyReport {
   double potential = 0.0;  // gravitational, sum -m g.x [J]
   double elastic = 0.0;    // material energy of the tets/springs [J]
   double total() const { return kinetic + potential + elastic; }
-};
-
-// Wall time of each stage of the last step, summed over its substeps [ms].
-struct StageTimes {
-  double predictMs = 0.0;   // xPrev = x, inertial target
-  double contactsMs = 0.0;  // body-body contact detection
-  double solveMs = 0.0;     // Solver::solveSubstep
-  double velocityMs = 0.0;  // velocity update, damping, NaN/inf check
-  double energyMs = 0.0;    // energy report
 };
 
 struct StepDiagnostics {
@@ -34,7 +27,7 @@ struct StepDiagnostics {
   uint32_t bodyContacts = 0;           // body-body contacts found in the last substep
   uint32_t bodyContactOverflow = 0;    // of those, items dropped from full per-vertex lists (last substep)
   double stepMs = 0.0;
-  StageTimes stages;
+  StageTimes stages;                   // wall time per stage (core/sim/stage.h); Solve = Solver::solveSubstep
 };
 
 }  // namespace tetlab

@@ -62,14 +62,14 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
       state.xInertial[i] =
           x.w > 0.0f ? glm::vec4(clm::step_inertial_target(glm::vec3(x), glm::vec3(state.v[i]), g, h), x.w) : x;
     }
-    out.stages.predictMs += msSince(t0);
+    out.stages[Stage::Predict] += msSince(t0);
 
     t0 = Clock::now();
     if (settings.step.constraints.bodyContacts)
       detectBodyContacts(model, settings.bodyContacts, state);
     else if (state.bodyContacts.active > 0)
       clearBodyContacts(state.bodyContacts);
-    out.stages.contactsMs += msSince(t0);
+    out.stages[Stage::BodyContacts] += msSince(t0);
     out.bodyContacts = state.bodyContacts.active;
     out.bodyContactOverflow = state.bodyContacts.overflow;
 
@@ -77,7 +77,7 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
     out.residualHistory.clear();  // keeps the last substep's history
     out.maxViolation = 0.0f;
     solver.solveSubstep(model, settings, h, state, out);
-    out.stages.solveMs += msSince(t0);
+    out.stages[Stage::Solve] += msSince(t0);
 
     t0 = Clock::now();
     int64_t bad = -1;
@@ -89,7 +89,7 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
       state.v[i] = glm::vec4(v, 0.0f);
       if (bad < 0 && !(finite3(x) && finite3(state.v[i]))) bad = int64_t(i);
     }
-    out.stages.velocityMs += msSince(t0);
+    out.stages[Stage::Velocity] += msSince(t0);
     if (bad >= 0) {
       out.finite = false;
       out.badVertex = bad;
@@ -112,7 +112,7 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
 
   const auto t0 = Clock::now();
   out.energy = computeEnergy(model, settings, state);
-  out.stages.energyMs = msSince(t0);
+  out.stages[Stage::Energy] = msSince(t0);
   out.stepMs = msSince(stepStart);
 }
 

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "app/app.h"
-#include "app/sim_session.h"
+#include "core/session/sim_session.h"
 #include "tests/preset_files.h"
 
 namespace tetlab::test {

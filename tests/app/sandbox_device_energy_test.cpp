@@ -12,7 +12,7 @@
 #include <filesystem>
 
 #include "tests/app/app_test_util.h"
-#include "app/sim_session.h"
+#include "core/session/sim_session.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/energy.h"
 #include "gpu/cl_context.h"
@@ -140,7 +140,7 @@ TEST(SandboxDeviceEnergy, ReportsTheCostPerFrame) {
     for (int f = 0; f < kFrames; ++f) {
       session->advance();
       ASSERT_FALSE(session->blownUp()) << session->blowUpMessage();
-      deviceMs += session->diagnostics().stages.energyMs;
+      deviceMs += session->diagnostics().stages[Stage::Energy];
     }
     OpenClSimulator* sim = session->openCl();
     ASSERT_NE(sim, nullptr);

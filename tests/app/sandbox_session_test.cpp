@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "tests/app/app_test_util.h"
-#include "app/sim_session.h"
+#include "core/session/sim_session.h"
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/energy.h"

@@ -186,8 +186,8 @@ TEST(PositionBasedBodyContact, PrintsTheCostInTheTwoBoxScene) {
         stepSimulation(*model, s, *solver, state, diag);
         ASSERT_TRUE(diag.finite) << diag.problem;
         stepMs += diag.stepMs;
-        detectMs += diag.stages.contactsMs;
-        solveMs += diag.stages.solveMs;
+        detectMs += diag.stages[Stage::BodyContacts];
+        solveMs += diag.stages[Stage::Solve];
       }
       std::printf("%s body contacts %s: %.3f ms/step (detection %.3f, solve %.3f), %u vertices, %u contacts\n",
                   solverName(kind), on ? "on " : "off", stepMs / frames, detectMs / frames, solveMs / frames,

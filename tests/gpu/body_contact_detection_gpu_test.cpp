@@ -51,7 +51,7 @@ std::unique_ptr<DeviceDetection> makeDeviceDetection(const ClContext& ctx, const
   if (!device || !detector) return nullptr;
   auto d = std::unique_ptr<DeviceDetection>(
       new DeviceDetection{std::move(*device), std::move(*detector), Profiler{}, 0});
-  d->stage = d->profiler.addStage("body contacts");
+  d->stage = d->profiler.addStage(Stage::BodyContacts);
   return d;
 }
 
@@ -277,7 +277,7 @@ class InertialGpuSolver final : public GpuSolver {
   cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings&, float, DeviceState& state,
                         Profiler& profiler) override {
     return ctx.queue.enqueueCopyBuffer(state.xInertial.buffer(), state.x.buffer(), 0, 0, state.x.bytes(), nullptr,
-                                       profiler.record(profiler.addStage("init guess")));
+                                       profiler.record(profiler.addStage(Stage::Init, "init guess")));
   }
   void setAttachment(const Attachment&) override {}
   std::string pollKernels() override { return {}; }

@@ -151,9 +151,9 @@ TEST(Profiler, AggregatesLaunchesPerStage) {
   k->setArg(3, n);
 
   Profiler prof;
-  const StageId a = prof.addStage("predict");
-  const StageId b = prof.addStage("solve");
-  EXPECT_EQ(prof.addStage("predict"), a);
+  const StageId a = prof.addStage(Stage::Predict);
+  const StageId b = prof.addStage(Stage::Solve);
+  EXPECT_EQ(prof.addStage(Stage::Predict), a);
   for (int step = 0; step < 2; ++step) {
     for (int i = 0; i < 3; ++i)
       ASSERT_EQ(ctx.queue.enqueueNDRangeKernel(*k, cl::NullRange, cl::NDRange(n), cl::NullRange, nullptr,

@@ -32,7 +32,7 @@ class InertialGpuSolver final : public GpuSolver {
   cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings&, float, DeviceState& state,
                         Profiler& profiler) override {
     return ctx.queue.enqueueCopyBuffer(state.xInertial.buffer(), state.x.buffer(), 0, 0, state.x.bytes(), nullptr,
-                                       profiler.record(profiler.addStage("init guess")));
+                                       profiler.record(profiler.addStage(Stage::Init, "init guess")));
   }
   void setAttachment(const Attachment&) override {}
   std::string pollKernels() override { return {}; }

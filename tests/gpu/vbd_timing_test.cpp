@@ -42,7 +42,7 @@ void timePreset(const ClContext& ctx, const char* name, uint32_t cellsThick, Sol
     stepSimulation(scene->model, settings, *cpu, cpuState, diag);
     if (f >= kWarmup) {
       cpuMs += msSince(t0);
-      cpuSolveMs += diag.stages.solveMs;
+      cpuSolveMs += diag.stages[Stage::Solve];
     }
   }
 

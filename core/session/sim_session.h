@@ -1,14 +1,26 @@
 #pragma once
-// One loaded scene being simulated: the model, the state, the active solver
-// on the CPU reference or on OpenCL, and everything the UI shows about it.
-// GL-free, so tests drive it without a window.
+// One loaded scene being simulated: the model, the host state, the active
+// solver on whichever backend, and everything the UI shows about it. GL-free,
+// its own library (tetlab_session, README.md here), so the window, the tests
+// and the tools drive it without a window.
 //
-//   App frame:  session.advance()  ->  [CPU] stepSimulation(model, settings, solver, state)
-//                                      [OpenCL] sim.step -> read bad vertex -> device energy (a few
-//                                                partial sums read back, gpu/device_energy.h)
-//                                                -> positions into state.x
-//                                                (full state every kDiagnosticsEvery frames)
+//   App frame:  session.advance()  ->  sim.step(settings, diag)            (Simulator: CPU reference or OpenCL)
+//                                      -> sim.readDiagnostics(diag)        (bad vertex, residual, contacts,
+//                                                                           stage times; nothing on the CPU)
+//                                      -> [sim.readEnergy]                 (a device's energy reductions: a few
+//                                                                           partial sums read back)
+//                                      -> positions into state.x           (full state every kDiagnosticsEvery
+//                                                                           frames when the state is on a device)
 //               -> plots, blow-up check, snapshot every kSnapshotEvery healthy frames
+//
+// Both backends run through the same code above (core/sim/simulator.h); what
+// differs is read from the simulator's capabilities, not from the backend's
+// name. The session builds the OpenCL simulator itself from the app's context
+// (setBackend) and so links tetlab_gpu: the app and the tests choose a device
+// as a ClContext and the per-launch timings (StepStats) and device buffers
+// (the render embedding) are OpenCL's. A factory taking the place of that
+// would make the session depend on the interface alone; that is left for when
+// a second device backend exists.
 //
 // Live edits: settings() is read at the next step; a solver switch keeps x and
 // v (CPU: a fresh solver reset on the state; OpenCL: solver-private data only);
@@ -25,7 +37,6 @@
 #include <string>
 #include <vector>
 
-#include "app/plots.h"
 #include "core/cpu/vbd_solver.h"
 #include "core/cpu/xpbd_solver.h"
 #include "core/sim/convergence.h"
@@ -33,6 +44,8 @@
 #include "core/scene/scene_build.h"
 #include "core/scene/scene_desc.h"
 #include "core/sim/diagnostics.h"
+#include "core/session/series.h"
+#include "core/sim/simulator.h"
 #include "core/sim/solver.h"
 #include "gpu/cl_context.h"
 #include "gpu/kernel_source.h"
@@ -40,12 +53,7 @@
 
 namespace tetlab {
 
-class DeviceEnergy;
 class OpenClSimulator;
-
-enum class Backend : uint8_t { Cpu, OpenCl };
-
-const char* backendName(Backend backend);  // "cpu" | "opencl"
 
 struct SessionSeries {
   Series totalEnergy;   // [J]
@@ -155,7 +163,7 @@ class SimSession {
   bool diagnosticsFresh() const { return diagFresh_; }  // the last frame refreshed energy/residual
   // OpenCL: the energy comes from the device every frame (false: the kernels
   // failed to build, and it comes from the periodic full read-back).
-  bool deviceEnergyActive() const { return backend_ == Backend::OpenCl && gpuEnergy_ != nullptr; }
+  bool deviceEnergyActive() const;
   const StepStats& gpuStats() const { return gpuStats_; }
   VbdStats vbdStats() const;
   const SessionSeries& series() const { return series_; }
@@ -179,14 +187,19 @@ class SimSession {
  private:
   SimSession() = default;
   void stepFrame();
-  void stepCpu(const SolverSettings& s);
-  void stepOpenCl(const SolverSettings& s);
+  // One frame on the active simulator and the reads that follow it.
+  void stepActive(Simulator& sim, const SolverSettings& s);
   // Builds the device energy kernels for gpu_ (a notice on failure: the host
   // energy from the periodic read-back is used then).
-  void createDeviceEnergy();
+  void enableDeviceEnergy();
   void afterStep();
-  Status pullFromDevice();  // full state read (OpenCL)
+  // The simulator the frames run on: gpu_ on the OpenCL backend, else cpu_.
+  Simulator& active();
+  Status pullFromDevice();  // full state read (OpenCL), keeping the host's mouse and time
   Status pushToDevice();    // full state write (OpenCL)
+  // The host state's x, xPrev, v, mouse and time into the CPU reference (its
+  // solver data re-initialised): after every edit, as the CPU solver's reset was.
+  void pushToCpu();
   void applyMouseSettings();
   // A notice when XPBD becomes active and its plan raises the substeps.
   void noticeXpbdSubsteps();
@@ -198,9 +211,8 @@ class SimSession {
   SolverSettings settings_;
   bool xpbdAutoRaise_ = true;
   State state_;
-  std::unique_ptr<Solver> cpuSolver_;
-  std::unique_ptr<OpenClSimulator> gpu_;
-  std::unique_ptr<DeviceEnergy> gpuEnergy_;  // lives and dies with gpu_ (same context)
+  std::unique_ptr<CpuSimulator> cpu_;      // always there: the fallback and the OpenCL-less backend
+  std::unique_ptr<OpenClSimulator> gpu_;   // built at the first switch to OpenCL
   const ClContext* clContext_ = nullptr;
   KernelSourceOptions kernelSource_;
   Backend backend_ = Backend::Cpu;

@@ -1,4 +1,4 @@
-#include "app/sim_session.h"
+#include "core/session/sim_session.h"
 
 #include <chrono>
 #include <cmath>
@@ -7,8 +7,6 @@
 #include "core/scene/enum_names.h"
 #include "core/sim/energy.h"
 #include "core/sim/state_setup.h"
-#include "core/sim/stepper.h"
-#include "gpu/device_energy.h"
 #include "gpu/opencl_simulator.h"
 
 namespace tetlab {
@@ -26,8 +24,6 @@ double msSince(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-const char* backendName(Backend backend) { return backend == Backend::OpenCl ? "opencl" : "cpu"; }
-
 SimSession::~SimSession() = default;
 
 Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScene built) {
@@ -39,8 +35,7 @@ Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScen
   s->settings_ = s->built_.scene.settings;
   s->mouse_ = s->desc_.mouse;
   s->state_ = makeInitialState(s->built_);
-  s->cpuSolver_ = makeCpuSolver(s->settings_.solver);
-  s->cpuSolver_->reset(s->model(), s->state_);
+  s->cpu_ = std::make_unique<CpuSimulator>(s->model(), s->state_, s->settings_.solver);
   s->noticeXpbdSubsteps();
 
   const SimModel& m = s->model();
@@ -90,112 +85,106 @@ void SimSession::advance(int steps) {
   for (int i = 0; i < steps && !blownUp(); ++i) stepFrame();
 }
 
+Simulator& SimSession::active() {
+  if (backend_ == Backend::OpenCl && gpu_) return *gpu_;
+  return *cpu_;
+}
+
+bool SimSession::deviceEnergyActive() const {
+  return backend_ == Backend::OpenCl && gpu_ && gpu_->computesEnergy();
+}
+
 void SimSession::stepFrame() {
   SolverSettings s = settings_;
   s.step.substeps = substepsUsed();  // XPBD's raise is computed at the full dt: slow motion keeps it
   s.step.dt = settings_.step.dt * std::clamp(slowMotion, 1e-3f, 1.0f);
   applyMouseSettings();
+  Simulator& sim = active();
+  sim.setAttachment(state_.mouse);  // stiffness and force cap may have changed (mouse())
   const auto start = std::chrono::steady_clock::now();
-  if (backend_ == Backend::OpenCl && gpu_)
-    stepOpenCl(s);
-  else
-    stepCpu(s);
+  stepActive(sim, s);
   lastStepMs_ = msSince(start);
   totalStepMs_ += lastStepMs_;
   ++frame_;
   afterStep();
 }
 
-void SimSession::stepCpu(const SolverSettings& s) {
-  stepSimulation(model(), s, *cpuSolver_, state_, diag_);
-  diagFresh_ = true;
-  violationFresh_ = true;
-  if (!diag_.finite) markBlownUp("the simulation blew up: " + diag_.problem);
-}
-
-void SimSession::stepOpenCl(const SolverSettings& s) {
-  diagFresh_ = false;
-  violationFresh_ = false;  // no hard-constraint violation is measured on the device
-  if (Status st = gpu_->step(s); !st) {
-    markBlownUp("OpenCL step failed: " + st.error().message);
+void SimSession::stepActive(Simulator& sim, const SolverSettings& s) {
+  const bool onDevice = !sim.stateOnHost();
+  const char* where = onDevice ? "OpenCL" : "the CPU reference";
+  if (Status st = sim.step(s, diag_); !st) {
+    diagFresh_ = violationFresh_ = false;
+    markBlownUp(std::string(where) + " step failed: " + st.error().message);
     return;
   }
-  Result<int64_t> bad = gpu_->readBadVertex();
-  gpuStats_ = gpu_->takeTimings();
-  if (!bad) {
-    markBlownUp("OpenCL read-back failed: " + bad.error().message);
+  // The CPU reference measured everything inside the step (energy and max
+  // violation included); a device measures no hard-constraint violation.
+  diagFresh_ = sim.stateOnHost();
+  violationFresh_ = sim.measuresViolation();
+  // The step's post-processing: nothing to read on the CPU; on a device the
+  // bad vertex, the body-contact counts (this read grows the contact grid
+  // after an overflow), the stage times and the residual curve, one sync.
+  const Status read = sim.readDiagnostics(diag_);
+  if (onDevice && gpu_) gpuStats_ = gpu_->lastTimings();
+  if (!read) {
+    markBlownUp(std::string(where) + " read-back failed: " + read.error().message);
     return;
   }
-  if (*bad >= 0) {
-    (void)pullFromDevice();
-    markBlownUp("the simulation blew up on OpenCL: non-finite position/velocity at vertex " + std::to_string(*bad) +
-                " (the step was rolled back). Try more substeps, a smaller dt, a softer material or another "
-                "Hessian safeguard");
-    return;
-  }
-  state_.time += double(s.step.dt);
-  const double time = state_.time;
-  diag_.residualHistory.clear();
-  diag_.residual = 0.0f;
-  // VBD and AVBD record the last substep's convergence curve on the device
-  // (a few floats, read after the same sync); PBD and XPBD measure it on the CPU only.
-  if (gpu_->measuresResidual()) {
-    Result<std::vector<float>> residual = gpu_->readResidualHistory();
-    if (!residual) {
-      markBlownUp("OpenCL read-back failed: " + residual.error().message);
-      return;
+  if (!diag_.finite) {
+    // Show the rolled-back state. The CPU reference kept the time of the
+    // substeps before the bad one; a device's frame did not happen.
+    if (onDevice) {
+      (void)pullFromDevice();
+      markBlownUp("the simulation blew up on OpenCL: " + diag_.problem);
+    } else {
+      (void)sim.readState(state_);
+      state_.time = sim.time();
+      markBlownUp("the simulation blew up: " + diag_.problem);
     }
-    diag_.residualHistory = std::move(*residual);
-    if (!diag_.residualHistory.empty()) diag_.residual = diag_.residualHistory.back();
+    return;
   }
-  diag_.stepMs = gpuStats_.totalMs;
-  // Body-contact counts came back with readBadVertex (same sync, a few bytes).
-  diag_.bodyContacts = gpu_->bodyContactStats().active;
-  diag_.bodyContactOverflow = gpu_->bodyContactStats().overflow;
-  // Energy every frame from the device: three reductions after the step on the
-  // same in-order queue and one read of a few partial sums (not the state).
-  if (gpuEnergy_) {
+  state_.time = sim.time();
+  const double time = state_.time;
+  // Energy every frame where the backend computes it after the step (a
+  // device: three reductions on the same in-order queue and one read of a few
+  // partial sums, not the state).
+  if (!diagFresh_ && sim.computesEnergy()) {
     const auto start = std::chrono::steady_clock::now();
-    Result<EnergyReport> energy = gpuEnergy_->compute(gpu_->context(), gpu_->deviceState(), model(), s);
+    Result<EnergyReport> energy = sim.readEnergy(s);
     if (energy) {
       diag_.energy = *energy;
-      diag_.stages.energyMs = msSince(start);
+      diag_.stages[Stage::Energy] = msSince(start);
       diagFresh_ = true;
     } else {
       notice("energy on OpenCL failed (" + energy.error().message + "): the energy plots now update every " +
              std::to_string(kDiagnosticsEvery) + " frames from a full read-back");
-      gpuEnergy_.reset();
     }
   }
-  if ((frame_ + 1) % kDiagnosticsEvery == 0) {
+  if (sim.stateOnHost() || (frame_ + 1) % kDiagnosticsEvery == 0) {
     const Attachment mouse = state_.mouse;
-    if (Status st = pullFromDevice(); !st) {
-      markBlownUp("OpenCL read-back failed: " + st.error().message);
+    if (Status st = sim.readState(state_); !st) {
+      markBlownUp(std::string(where) + " read-back failed: " + st.error().message);
       return;
     }
     state_.mouse = mouse;
     state_.time = time;
-    if (!gpuEnergy_) {
+    if (!diagFresh_) {
       const auto start = std::chrono::steady_clock::now();
       diag_.energy = computeEnergy(model(), s, state_);
-      diag_.stages.energyMs = msSince(start);
+      diag_.stages[Stage::Energy] = msSince(start);
       diagFresh_ = true;
     }
   } else if (hostPositionsEveryFrame) {
-    if (Status st = gpu_->downloadPositions(state_.x); !st) markBlownUp("OpenCL read-back failed: " + st.error().message);
+    if (Status st = sim.readPositions(state_.x); !st)
+      markBlownUp(std::string(where) + " read-back failed: " + st.error().message);
   }
 }
 
-void SimSession::createDeviceEnergy() {
-  gpuEnergy_.reset();
+void SimSession::enableDeviceEnergy() {
   if (!gpu_) return;
-  Result<DeviceEnergy> energy = DeviceEnergy::create(gpu_->context(), model(), kernelSource_);
-  if (!energy) {
-    notice("energy on OpenCL is unavailable (" + energy.error().message + "): the energy plots update every " +
+  if (Status s = gpu_->enableDeviceEnergy(); !s)
+    notice("energy on OpenCL is unavailable (" + s.error().message + "): the energy plots update every " +
            std::to_string(kDiagnosticsEvery) + " frames from a full read-back");
-    return;
-  }
-  gpuEnergy_ = std::make_unique<DeviceEnergy>(std::move(*energy));
 }
 
 void SimSession::afterStep() {
@@ -248,7 +237,7 @@ void SimSession::restoreLastGood() {
   state_.mouse.active = false;
   blowUp_.clear();
   paused_ = true;
-  cpuSolver_->reset(model(), state_);
+  pushToCpu();
   if (backend_ == Backend::OpenCl && gpu_)
     if (Status s = pushToDevice(); !s) notice("restoring on OpenCL failed: " + s.error().message);
   notice("restored the state of frame " + std::to_string(snapshotFrame_) + " (paused: press space to continue)");
@@ -265,7 +254,7 @@ void SimSession::reset() {
   pinVertices(state_, pinned);
   state_.mouse = mouse;
   state_.mouse.active = false;
-  cpuSolver_->reset(model(), state_);
+  pushToCpu();
   if (backend_ == Backend::OpenCl && gpu_)
     if (Status s = pushToDevice(); !s) notice("reset on OpenCL failed: " + s.error().message);
   blowUp_.clear();
@@ -289,6 +278,7 @@ void SimSession::reset() {
 // ---- solver and backend ----
 
 void SimSession::setSolver(SolverKind kind) {
+  bool fellBack = false;
   if (backend_ == Backend::OpenCl && gpu_) {
     if (Status s = gpu_->setSolver(kind); !s) {
       gpuUnavailable_[size_t(kind)] = s.error().message;
@@ -296,11 +286,12 @@ void SimSession::setSolver(SolverKind kind) {
              "): running it on the CPU reference instead");
       (void)pullFromDevice();
       backend_ = Backend::Cpu;
+      fellBack = true;
     }
   }
   settings_.solver = kind;
-  cpuSolver_ = makeCpuSolver(kind);
-  cpuSolver_->reset(model(), state_);
+  (void)cpu_->setSolver(kind);
+  if (fellBack) pushToCpu();  // the device's x and v, as pulled
   noticeXpbdSubsteps();
 }
 
@@ -309,7 +300,7 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
   if (backend == Backend::Cpu) {
     Status s = pullFromDevice();
     backend_ = Backend::Cpu;
-    cpuSolver_->reset(model(), state_);
+    pushToCpu();
     return s;
   }
   if (!context) return Error{"no OpenCL device is available: staying on the CPU reference"};
@@ -317,7 +308,6 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
     return Error{std::string(solverDisplayName(settings_.solver)) + " is not available on OpenCL here (" +
                  gpuUnavailable_[size_t(settings_.solver)] + "): staying on the CPU reference"};
   if (!gpu_ || clContext_ != context) {
-    gpuEnergy_.reset();
     gpu_.reset();
     Result<std::unique_ptr<OpenClSimulator>> sim =
         OpenClSimulator::create(model(), state_, settings_.solver, *context, kernelSource_);
@@ -328,7 +318,7 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
     }
     gpu_ = std::move(*sim);
     clContext_ = context;
-    createDeviceEnergy();
+    enableDeviceEnergy();
   } else {
     if (Status s = gpu_->setSolver(settings_.solver); !s) {
       gpuUnavailable_[size_t(settings_.solver)] = s.error().message;
@@ -343,7 +333,6 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
 
 Status SimSession::dropOpenCl() {
   Status s = setBackend(Backend::Cpu, nullptr);
-  gpuEnergy_.reset();
   gpu_.reset();
   clContext_ = nullptr;
   gpuUnavailable_ = {};
@@ -352,10 +341,7 @@ Status SimSession::dropOpenCl() {
 
 std::string SimSession::pollKernels() {
   if (!gpu_ || backend_ != Backend::OpenCl) return "";
-  std::string log = gpu_->pollKernels();
-  if (gpuEnergy_ && gpuEnergy_->poll() == HotProgram::PollResult::BuildFailed)
-    log += (log.empty() ? "" : "\n") + gpuEnergy_->lastError();
-  return log;
+  return gpu_->pollKernels();  // the device energy's kernels too
 }
 
 Status SimSession::pullFromDevice() {
@@ -368,6 +354,8 @@ Status SimSession::pullFromDevice() {
   return s;
 }
 
+void SimSession::pushToCpu() { (void)cpu_->writeState(state_); }
+
 Status SimSession::syncPositions() {
   if (backend_ != Backend::OpenCl || !gpu_) return Ok{};
   return gpu_->downloadPositions(state_.x);
@@ -379,7 +367,7 @@ Status SimSession::pushToDevice() {
 }
 
 VbdStats SimSession::vbdStats() const {
-  if (backend_ == Backend::Cpu && cpuSolver_) return vbdStatsOf(*cpuSolver_);
+  if (backend_ == Backend::Cpu && cpu_) return vbdStatsOf(cpu_->cpuSolver());
   return {};
 }
 
@@ -399,10 +387,10 @@ void SimSession::setMaterial(uint32_t body, const Material& material) {
   recomputeLumpedMass(m, built_.tetDensityScale);
   for (uint32_t i = 0; i < m.vertexCount(); ++i)
     if (state_.x[i].w > 0.0f) state_.x[i].w = 1.0f / m.mass[i];
-  cpuSolver_->reset(m, state_);
+  pushToCpu();
   if (backend_ == Backend::OpenCl) {
     (void)pushToDevice();
-    if (Status s = gpu_->uploadMasses(); !s) notice("updating the masses on OpenCL failed: " + s.error().message);
+    if (Status s = gpu_->massesChanged(); !s) notice("updating the masses on OpenCL failed: " + s.error().message);
   }
 }
 
@@ -415,7 +403,7 @@ void SimSession::togglePin(uint32_t vertex) {
   else
     pinVertices(state_, ids);
   // Pins change tethers and AVBD's pin rows: re-initialise the solver (x and v are kept).
-  cpuSolver_->reset(model(), state_);
+  pushToCpu();
   if (backend_ == Backend::OpenCl) (void)pushToDevice();
 }
 
@@ -426,17 +414,20 @@ void SimSession::beginDrag(const std::vector<uint32_t>& vertices, const std::vec
   state_.mouse.target = target;
   state_.mouse.active = !vertices.empty() && vertices.size() == weights.size();
   applyMouseSettings();
+  cpu_->setAttachment(state_.mouse);
   if (gpu_) gpu_->setAttachment(state_.mouse);
 }
 
 void SimSession::moveDrag(glm::vec3 target) {
   if (!state_.mouse.active) return;
   state_.mouse.target = target;
+  cpu_->setAttachment(state_.mouse);
   if (gpu_) gpu_->setAttachment(state_.mouse);
 }
 
 void SimSession::endDrag() {
   state_.mouse.active = false;
+  cpu_->setAttachment(state_.mouse);
   if (gpu_) gpu_->setAttachment(state_.mouse);
 }
 
