@@ -6,7 +6,7 @@
 
 #include "app/app.h"
 #include "app/picking.h"
-#include "core/cpu/vbd_colliders.h"
+#include "core/sim/collider_records.h"
 
 namespace tetlab {
 
@@ -39,7 +39,8 @@ struct ColliderHit {
   glm::vec3 point{0.0f};
 };
 
-std::optional<ColliderHit> pickCollider(const Colliders& colliders, const Ray& ray) {
+std::optional<ColliderHit> pickCollider(const Colliders& colliderList, const Ray& ray) {
+  const ColliderRecords colliders = packColliders(colliderList);
   constexpr int kSteps = 200;
   constexpr float kMaxDistance = 1000.0f;  // [m]
   float t = 0.0f;
@@ -64,9 +65,14 @@ std::optional<ColliderHit> pickCollider(const Colliders& colliders, const Ray& r
   return std::nullopt;
 }
 
-// Moves collider `id` (forEachCollider's numbering) by delta.
+// Moves collider `id` (forEachCollider's numbering: core/sim/collider_records.h) by delta.
 void translateCollider(Colliders& c, int32_t id, glm::vec3 delta) {
   size_t i = size_t(id - 1);
+  if (i < c.planes.size()) {
+    c.planes[i].point += delta;
+    return;
+  }
+  i -= c.planes.size();
   if (i < c.spheres.size()) {
     c.spheres[i].center += delta;
     return;

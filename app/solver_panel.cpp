@@ -362,6 +362,20 @@ void drawColliders(SimSession& session) {
     slider("ground friction", c.ground.friction, 0.0f, 2.0f, "%.2f", "Coulomb friction coefficient mu of the ground [-].");
   }
   int remove = -1;
+  for (size_t i = 0; i < c.planes.size(); ++i) {
+    ImGui::PushID(int(400 + i));
+    ImGui::Text("plane %zu", i + 1);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("remove")) remove = int(i);
+    ImGui::DragFloat3("point", &c.planes[i].point.x, 0.005f, -10.0f, 10.0f, "%.3f");
+    itemTooltip("Any point on the plane, x y z [m].");
+    ImGui::DragFloat3("normal", &c.planes[i].normal.x, 0.01f, -1.0f, 1.0f, "%.3f");
+    itemTooltip("Direction of the free side (normalised for the solvers; a zero vector means +y) [-].");
+    slider("friction", c.planes[i].friction, 0.0f, 2.0f, "%.2f", "Coulomb friction coefficient mu of the plane [-].");
+    ImGui::PopID();
+  }
+  if (remove >= 0) c.planes.erase(c.planes.begin() + remove);
+  remove = -1;
   for (size_t i = 0; i < c.spheres.size(); ++i) {
     ImGui::PushID(int(100 + i));
     ImGui::Text("sphere %zu", i + 1);
@@ -402,6 +416,12 @@ void drawColliders(SimSession& session) {
     ImGui::PopID();
   }
   if (remove >= 0) c.capsules.erase(c.capsules.begin() + remove);
+  if (ImGui::SmallButton("+ plane")) {
+    const float tilt = 20.0f * 3.14159265f / 180.0f;
+    c.planes.push_back(PlaneCollider{{0.0f, 0.05f, 0.0f}, {std::sin(tilt), std::cos(tilt), 0.0f}, 0.5f});
+  }
+  itemTooltip("Add an infinite plane tilted 20 degrees (a slope the bodies slide down or stick to).");
+  ImGui::SameLine();
   if (ImGui::SmallButton("+ sphere")) c.spheres.push_back(SphereCollider{{0.0f, 0.15f, 0.0f}, 0.1f, 0.5f});
   itemTooltip("Add a sphere collider at the origin, 15 cm up.");
   ImGui::SameLine();

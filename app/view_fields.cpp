@@ -9,7 +9,7 @@
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
 
-#include "core/cpu/vbd_colliders.h"
+#include "core/sim/collider_records.h"
 
 namespace tetlab {
 
@@ -132,9 +132,10 @@ void computeConstraintError(const FieldInputs& in, std::vector<float>& out) {
     for (uint32_t v : {ends.x, ends.y}) out[v] = std::isnan(C) ? C : std::max(out[v], C);
   }
   if (in.colliders == nullptr) return;
+  const ColliderRecords colliders = packColliders(*in.colliders);
   for (uint32_t v = 0; v < model.vertexCount(); ++v) {
     float depth = 0.0f;
-    forEachCollider(*in.colliders, glm::vec3(in.x[v]),
+    forEachCollider(colliders, glm::vec3(in.x[v]),
                     [&](const ColliderSample& s) { depth = std::max(depth, -s.phi); });
     out[v] = std::max(out[v], depth);
   }

@@ -317,8 +317,23 @@ void appendMesh(const SurfaceMesh& mesh, SurfaceMesh& out) {
   for (const glm::uvec3& t : mesh.triangles) out.triangles.push_back(t + glm::uvec3(base));
 }
 
+// A square of side 2 halfSize on the plane, centred at `point`, both windings so
+// it shows from either side (an infinite plane drawn as far as a scene reaches).
+SurfaceMesh makePlaneMesh(glm::vec3 point, glm::vec3 normal, float halfSize) {
+  const float len = glm::length(normal);
+  const glm::vec3 n = len > 0.0f ? normal / len : glm::vec3(0.0f, 1.0f, 0.0f);
+  const glm::vec3 helper = std::fabs(n.y) < 0.9f ? glm::vec3(0.0f, 1.0f, 0.0f) : glm::vec3(1.0f, 0.0f, 0.0f);
+  const glm::vec3 u = glm::normalize(glm::cross(helper, n)) * halfSize;
+  const glm::vec3 v = glm::cross(n, u);
+  SurfaceMesh mesh;
+  mesh.positions = {point - u - v, point + u - v, point + u + v, point - u + v};
+  mesh.triangles = {{0u, 1u, 2u}, {0u, 2u, 3u}, {0u, 2u, 1u}, {0u, 3u, 2u}};
+  return mesh;
+}
+
 SurfaceMesh makeColliderMeshes(const Colliders& colliders) {
   SurfaceMesh out;
+  for (const PlaneCollider& p : colliders.planes) appendMesh(makePlaneMesh(p.point, p.normal, kPlaneDrawHalfSize), out);
   for (const SphereCollider& s : colliders.spheres) {
     SurfaceMesh sphere = makeUvSphere(s.radius, 24, 48);
     for (glm::vec3& p : sphere.positions) p += s.center;

@@ -101,7 +101,7 @@ bool drawViewControls(ViewSettings& view) {
   tooltip("Pinned (fixed) vertices as red spheres.");
   ImGui::SameLine();
   changed |= ImGui::Checkbox("colliders", &view.showColliders);
-  tooltip("Sphere, box and capsule colliders (the ground is the grid).");
+  tooltip("Plane, sphere, box and capsule colliders (the ground is the grid).");
   ImGui::SameLine();
   changed |= ImGui::Checkbox("drag line", &view.showAttachment);
   tooltip("The mouse drag: a line from the grabbed point to where the cursor pulls it.");

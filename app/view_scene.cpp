@@ -77,11 +77,12 @@ void setupAttribute(GLuint index, GLint components, size_t stride, size_t offset
 
 size_t hashColliders(const Colliders& c) {
   // Cheap change detection: hash the raw bytes of every collider parameter.
-  size_t h = c.spheres.size() * 31 + c.boxes.size() * 131 + c.capsules.size() * 1031;
+  size_t h = c.planes.size() * 7 + c.spheres.size() * 31 + c.boxes.size() * 131 + c.capsules.size() * 1031;
   auto mix = [&h](const void* data, size_t bytes) {
     const auto* p = static_cast<const unsigned char*>(data);
     for (size_t i = 0; i < bytes; ++i) h = h * 1099511628211ull ^ p[i];
   };
+  for (const PlaneCollider& p : c.planes) mix(&p, sizeof(p));
   for (const SphereCollider& s : c.spheres) mix(&s, sizeof(s));
   for (const BoxCollider& b : c.boxes) mix(&b, sizeof(b));
   for (const CapsuleCollider& k : c.capsules) mix(&k, sizeof(k));

@@ -228,8 +228,8 @@ cl_int AvbdSolverGpu::enqueueBegin(const ClContext& ctx, const clm::AvbdStepPara
   if (e != CL_SUCCESS) return e;
 
   cl::Kernel& v = program_.kernel(kBeginVertices);
-  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, s.v, s.mass, pins_, contacts_, s.lambda, s.penalty, inputs_.ground,
-                    inputs_.colliders, inputs_.colliderCounts);
+  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, s.v, s.mass, pins_, contacts_, s.lambda, s.penalty,
+                    inputs_.colliders.records);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageBegin_));
   const DeviceBodyContacts& bc = s.bodyContacts;
   if (e != CL_SUCCESS || bc.slotCount == 0) return e;

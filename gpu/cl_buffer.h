@@ -8,9 +8,11 @@
 // loop. An empty buffer holds no cl_mem (OpenCL forbids zero-sized buffers);
 // passing it as a kernel argument passes NULL, which kernels must not touch
 // (their ranges are empty too).
+#include <cstring>
 #include <span>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <CL/opencl.hpp>
 
@@ -95,5 +97,13 @@ class DeviceBuffer {
   cl::Buffer buffer_;
   size_t count_ = 0;
 };
+
+// Same elements bit for bit (so -0 vs 0 or a NaN counts as a change): the
+// test behind every "upload only when it changed" of a small host input.
+template <class T>
+bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
 
 }  // namespace tetlab

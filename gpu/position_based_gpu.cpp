@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "gpu/cl_error.h"
-#include "gpu/collider_packing.h"
 #include "gpu/launch.h"
 
 namespace tetlab {
@@ -27,9 +26,7 @@ Status PositionBasedGpu::reset(const ClContext& ctx, const SimModel& model, Devi
   model_ = &model;
   registeredWith_ = nullptr;
   bodiesHost_.clear();
-  collidersHost_.clear();
-  colliderCounts_ = glm::uvec4(0);
-  colliders_ = {};
+  colliders_.forget();
   const LambdaLayout layout = lambdaLayout(model);
   if (Status st = resetConstraintData(ctx, s, layout.size, 0, 0.0f); !st) return st;
   if (mode_ == ProjectionMode::Pbd) {
@@ -84,7 +81,7 @@ Status PositionBasedGpu::uploadTethers(const ClContext& ctx, const std::vector<u
 Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSettings& settings) {
   // Body constants (materials editable in the UI).
   packBodies(*model_, scratch_);
-  if (!bitwiseEqual(scratch_, bodiesHost_)) {
+  if (!sameBits(scratch_, bodiesHost_)) {
     // A blocking upload waits for queued work: acceptable for a material
     // edit, never the steady state.
     auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "bodies");
@@ -93,15 +90,7 @@ Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSetti
     bodiesHost_ = scratch_;
   }
   // Colliders (the UI can move them).
-  glm::uvec4 counts;
-  packColliders(settings.colliders, scratch_, counts);
-  if (!bitwiseEqual(scratch_, collidersHost_) || counts != colliderCounts_) {
-    auto c = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "colliders");
-    if (!c) return c.error();
-    colliders_ = std::move(*c);
-    collidersHost_ = scratch_;
-    colliderCounts_ = counts;
-  }
+  if (Status st = colliders_.refresh(ctx, settings.colliders); !st) return st;
   // Tethers with a new slack: rebuilt from the pinned set read at reset/refreshPins.
   const float slack = settings.positionBased.tetherSlack;
   if (families_.tethers && slack != tetherSlack_) {
@@ -223,11 +212,9 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
   if (f.bodyContacts && anyBodyContact && s.bodyContacts.slotCount > 0)
     if ((e = enqueueBodyContacts(ctx, s, profiler)) != CL_SUCCESS) return e;
   if (f.collisions) {
-    const GroundPlane& g = settings.colliders.ground;
-    const glm::vec4 ground(g.enabled ? 1.0f : 0.0f, g.height, g.friction, settings.positionBased.contactOffset);
     cl::Kernel& k = program_.kernel(kContacts);
-    e = setKernelArgs(k, s.vertexCount, s.x, s.xPrev, ground, colliders_, colliderCounts_, contactFriction_,
-                      iteration);
+    e = setKernelArgs(k, s.vertexCount, s.x, s.xPrev, colliders_.records, colliders_.count(),
+                      settings.positionBased.contactOffset, contactFriction_, iteration);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageContacts_));
   }
   return e;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/cpu/constraints_setup.h"
+#include "gpu/device_colliders.h"
 #include "gpu/gpu_solver.h"
 #include "gpu/kernel_program.h"
 
@@ -77,9 +78,9 @@ class PositionBasedGpu final : public GpuSolver {
   clm::PbParams params_{};  // this substep's (makePbParams)
   ProjectionFamilies families_;
 
-  std::vector<glm::vec4> bodiesHost_, collidersHost_;
-  glm::uvec4 colliderCounts_{0};
-  DeviceBuffer<glm::vec4> bodies_, colliders_;
+  std::vector<glm::vec4> bodiesHost_;
+  DeviceBuffer<glm::vec4> bodies_;
+  DeviceColliders colliders_;
   DeviceBuffer<uint32_t> tetherAnchor_;
   DeviceBuffer<float> tetherLength_;
   bool haveTethers_ = false;

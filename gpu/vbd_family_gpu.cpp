@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "gpu/cl_error.h"
-#include "gpu/collider_packing.h"
 #include "gpu/launch.h"
 
 namespace tetlab {
@@ -44,9 +43,7 @@ clm::VbdMouse packMouse(const Attachment& mouse, uint32_t vertexCount) {
 
 Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
   materials_.clear();
-  collidersHost_.clear();
-  colliders = {};
-  colliderCounts = glm::uvec4(0u);
+  colliders.forget();
   colorOfVertex_.assign(model.vertexCount(), 0u);
   for (uint32_t c = 0; c < model.vertexColors.count(); ++c)
     for (uint32_t k = model.vertexColors.begin(c); k < model.vertexColors.end(c); ++k)
@@ -78,17 +75,7 @@ Status VbdFamilyInputs::uploadMaterials(const ClContext& ctx, const SimModel& mo
 Status VbdFamilyInputs::refresh(const ClContext& ctx, const SimModel& model, const Colliders& c) {
   if (!sameMaterials(materials_, model.materials))
     if (Status st = uploadMaterials(ctx, model); !st) return st;
-  ground = glm::vec4(c.ground.enabled ? 1.0f : 0.0f, c.ground.height, c.ground.friction, 0.0f);
-  glm::uvec4 counts;
-  packColliders(c, scratch_, counts);
-  if (!bitwiseEqual(scratch_, collidersHost_) || counts != colliderCounts) {
-    auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "VBD colliders");
-    if (!b) return b.error();
-    colliders = std::move(*b);
-    collidersHost_ = scratch_;
-    colliderCounts = counts;
-  }
-  return Ok{};
+  return colliders.refresh(ctx, c);
 }
 
 Status VbdResidualRecorder::reset(const ClContext& ctx, uint32_t vertexCount) {

@@ -26,6 +26,7 @@
 #include "core/sim/state.h"
 #include "gpu/cl_buffer.h"
 #include "gpu/cl_context.h"
+#include "gpu/device_colliders.h"
 #include "gpu/profiler.h"
 
 namespace tetlab {
@@ -79,9 +80,7 @@ class VbdFamilyInputs {
 
   DeviceBuffer<glm::vec4> bodies;     // per body: (NH mu [Pa], NH lambda [Pa], damping k_d [s], 0)
   DeviceBuffer<float> edgeStiffness;  // per edge: mass-spring k_e [N/m]
-  DeviceBuffer<glm::vec4> colliders;  // spheres, boxes, capsules (layout in vbd_vertex.clh)
-  glm::vec4 ground{0.0f};             // (enabled, height, friction, 0)
-  glm::uvec4 colliderCounts{0u};      // (spheres, boxes, capsules, 0)
+  DeviceColliders colliders;         // the collider records (shaders/cl/common/colliders.clh)
   DeviceBuffer<glm::vec4> mouseOffset;  // one float4: the snapshot of r
   DeviceBuffer<uint32_t> colorOf;       // per vertex: its vertex colour (body-contact partner rule)
 
@@ -90,7 +89,6 @@ class VbdFamilyInputs {
 
   VbdMaterialCache cache_;
   std::vector<Material> materials_;  // as last uploaded
-  std::vector<glm::vec4> collidersHost_, scratch_;
   std::vector<uint32_t> colorOfVertex_;
 };
 

@@ -65,6 +65,53 @@ constexpr double kSlideTolerance = 0.10;
 // Creep bound of a sticking block over 2 s [m] (issue 10 item 6).
 constexpr double kCreepBound = 1.0e-3;
 
+// The same slope made by a plane collider (PlaneCollider, issue 11): the whole
+// scene rotated by -theta about z so that gravity is vertical, the ground off,
+// and the slope an infinite plane through the origin with normal
+// (sin theta, cos theta, 0). Downhill is (cos theta, -sin theta, 0). The
+// physics is the tilted-gravity scene's, so the same closed forms hold.
+inline glm::vec3 planeSlopeRotate(glm::vec3 p) {
+  const float c = std::cos(kTheta), s = std::sin(kTheta);
+  return {c * p.x + s * p.y, -s * p.x + c * p.y, p.z};
+}
+
+inline SimModel planeSlopeBlock() {
+  TetMesh mesh = makeBoxTetMesh({-0.05f, 0.0f, -0.05f}, glm::vec3(0.1f), {2, 2, 2});
+  for (glm::vec3& p : mesh.positions) p = planeSlopeRotate(p);
+  BodyDesc body{std::move(mesh), Material{1e5f, 0.3f, 1000, 0}, "block"};
+  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  return std::move(*model);
+}
+
+inline SolverSettings planeSlopeSettings(SolverKind kind, float mu) {
+  SolverSettings s;
+  s.solver = kind;
+  s.step.iterations = 8;
+  s.step.gravity = glm::vec3(0.0f, -kG, 0.0f);
+  s.colliders.ground.enabled = false;
+  s.colliders.planes.push_back(PlaneCollider{glm::vec3(0.0f), planeSlopeRotate({0.0f, 1.0f, 0.0f}), mu});
+  return s;
+}
+
+// Centre of mass along the downhill direction [m].
+inline double comDownhill(const SimModel& m, const State& s) {
+  const glm::vec3 d = planeSlopeRotate({1.0f, 0.0f, 0.0f});
+  double x = 0.0, mass = 0.0;
+  for (uint32_t i = 0; i < m.vertexCount(); ++i) {
+    x += m.mass[i] * glm::dot(glm::vec3(s.x[i]), d);
+    mass += m.mass[i];
+  }
+  return x / mass;
+}
+
+// Deepest penetration of the block into the plane [m] (0: none).
+inline float planePenetration(const State& s) {
+  const glm::vec3 n = planeSlopeRotate({0.0f, 1.0f, 0.0f});
+  float worst = 0.0f;
+  for (const glm::vec4& x : s.x) worst = std::max(worst, -glm::dot(glm::vec3(x), n));
+  return worst;
+}
+
 }  // namespace tetlab::frictiontest
 
 namespace tetlab::frictiontest {

@@ -4,7 +4,7 @@
 #include <cmath>
 
 
-#include "core/cpu/vbd_colliders.h"
+#include "core/sim/collider_records.h"
 
 namespace tetlab {
 
@@ -19,6 +19,7 @@ clm::AvbdStepParams avbdStepParams(const SolverSettings& settings, const AvbdLay
   const ConstraintToggles& on = settings.step.constraints;
   const float gLength = glm::length(settings.step.gravity);
   clm::AvbdStepParams k{};
+  k.colliderCount = colliderRecordCount(settings.colliders);
   k.alpha = p.alpha;
   k.gamma = p.gamma;
   k.beta = p.beta;
@@ -90,6 +91,7 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
     reset(model, state, p);
   attachment_.rebuild(state.mouse, n);
   params_ = avbdStepParams(settings, layout_, h);
+  packColliders(settings.colliders, colliders_);
   float* lambda = state.lambda.data();
   float* penalty = state.penalty.data();
 
@@ -145,10 +147,8 @@ void AvbdConstraints::beginContacts(const SimModel& model, const SolverSettings&
   if (settings.step.constraints.collisions && (state.x[i].w > 0.0f || hardPinned(state, i))) {
     const float margin =
         2.0f * (glm::length(glm::vec3(state.v[i])) * h + glm::length(settings.step.gravity) * h * h);
-    forEachCollider(settings.colliders, glm::vec3(state.xPrev[i]), [&](const ColliderSample& s) {
-      const float phi = s.phi - p.primal.contactThickness;
-      if (phi < margin) count = clm::avbd_contact_keep({s.id, phi, s.normal, s.friction}, picks, count);
-    });
+    count = clm::avbd_pick_contacts(colliders_.data.data(), colliders_.count(), glm::vec3(state.xPrev[i]),
+                                    p.primal.contactThickness, margin, picks);
   }
 
   const float start = std::fmin(clm::avbd_row_start(&params_, clm::avbd_mass_of(state.x[i], model.mass[i])),
@@ -221,7 +221,7 @@ float AvbdConstraints::maxHardViolation(const SimModel& model, const SolverSetti
     if (hardPinned(state, i))
       worst = std::max(worst, glm::length(glm::vec3(state.x[i]) - glm::vec3(pins_[2 * size_t(i)])));
     if (settings.step.constraints.collisions)
-      forEachCollider(settings.colliders, glm::vec3(state.x[i]), [&](const ColliderSample& s) {
+      forEachCollider(colliders_, glm::vec3(state.x[i]), [&](const ColliderSample& s) {
         worst = std::max(worst, p.primal.contactThickness - s.phi);
       });
   }

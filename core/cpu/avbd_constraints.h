@@ -39,6 +39,7 @@
 #include "core/cpu/vbd_terms.h"  // compat_cpp.h, common/vbd_assembly.clh
 #include "shaders/cl/common/avbd_assembly.clh"
 #include "core/model/sim_model.h"
+#include "core/sim/collider_records.h"
 #include "core/sim/solver_settings.h"
 #include "core/sim/state.h"
 
@@ -102,6 +103,7 @@ class AvbdConstraints {
   std::vector<float> edgeC0_;          // C*(x^t) of each edge [m]
   // Per vertex [2 i]: where it is held when pinned [m], w = 1 while known; [2 i + 1]: C*(x^t) of the pin rows [m].
   std::vector<glm::vec4> pins_;
+  ColliderRecords colliders_;          // settings.colliders packed at the start of each substep
   std::vector<clm::AvbdContactFrame> contacts_;  // K per vertex, entry K i + k (collider -1: none)
   std::vector<glm::uvec4> bodyIds_;    // per body-contact slot: (p, a, b, c) of the last substep
   std::vector<float> bodyC0_;          // per slot: stabilisation offset c0 [m]

@@ -14,12 +14,12 @@
 #include <algorithm>
 
 #include "core/cpu/constraints_projection.h"
-#include "core/cpu/vbd_colliders.h"
+#include "shaders/cl/common/compat_cpp.h"  // before any .clh
+#include "shaders/cl/common/pb_vertex.clh"
 
 namespace tetlab {
 
 void projectContacts(ProjectionContext& ctx) {
-  const Colliders& colliders = ctx.settings->colliders;
   const float offset = ctx.settings->positionBased.contactOffset;
   std::vector<glm::vec4>& x = ctx.state->x;
   const std::vector<glm::vec4>& xPrev = ctx.state->xPrev;
@@ -28,21 +28,8 @@ void projectContacts(ProjectionContext& ctx) {
   for (size_t i = 0; i < x.size(); ++i) {
     if (x[i].w == 0.0f) continue;
     if (ctx.iteration == 0) acc[i] = glm::vec4(0.0f);
-    glm::vec3 p = glm::vec3(x[i]);
-    forEachCollider(colliders, p, [&](const ColliderSample& s) {
-      // Samples are taken at the vertex's position before this loop; when an
-      // earlier collider already moved p (overlapping colliders) the distance
-      // is linearised along the normal (exact for planes and box faces).
-      const float phi = s.phi + glm::dot(s.normal, p - glm::vec3(x[i])) - offset;
-      if (phi >= 0.0f) return;
-      const float depth = -phi;
-      p += depth * s.normal;
-      acc[i].w += depth;
-      const glm::vec3 du = clm::friction_correction_accumulated(p - glm::vec3(xPrev[i]), s.normal, glm::vec3(acc[i]),
-                                                                acc[i].w, s.friction, s.friction);
-      p += du;
-      acc[i] += glm::vec4(du, 0.0f);
-    });
+    const glm::vec3 p = clm::pb_collider_contacts(ctx.colliders.data.data(), ctx.colliders.count(), glm::vec3(x[i]),
+                                                  glm::vec3(xPrev[i]), offset, &acc[i]);
     x[i] = glm::vec4(p, x[i].w);
   }
 }
@@ -54,7 +41,7 @@ float hardConstraintViolation(const ProjectionContext& ctx) {
   for (size_t i = 0; i < x.size(); ++i) {
     if (x[i].w == 0.0f) continue;
     if (ctx.families.collisions)
-      forEachCollider(ctx.settings->colliders, glm::vec3(x[i]),
+      forEachCollider(ctx.colliders, glm::vec3(x[i]),
                       [&](const ColliderSample& s) { worst = std::max(worst, offset - s.phi); });
     if (ctx.families.tethers && ctx.tetherAnchor && !ctx.tetherAnchor->empty()) {
       const uint32_t a = (*ctx.tetherAnchor)[i];

@@ -19,6 +19,7 @@ void prepareProjection(ProjectionContext& ctx, const SimModel& model, const Solv
   ctx.families = projectionFamilies(mode, settings.step.constraints);
   ctx.params = makePbParams(model, settings, mode, h);
   packBodies(model, ctx.bodies);
+  packColliders(settings.colliders, ctx.colliders);
 }
 
 void addResiduals(ProjectionContext& ctx, const float* r, uint32_t n) {

@@ -28,6 +28,7 @@
 
 #include "core/cpu/constraints_setup.h"
 #include "core/model/sim_model.h"
+#include "core/sim/collider_records.h"
 #include "core/sim/solver_settings.h"
 #include "core/sim/state.h"
 
@@ -44,6 +45,7 @@ struct ProjectionContext {
   // x and lambda and move nothing).
   clm::PbParams params{};
   std::vector<glm::vec4> bodies;  // packBodies
+  ColliderRecords colliders;      // packColliders(settings.colliders), once per substep
   std::vector<glm::vec4>* jacobiDelta = nullptr;  // non-null: Jacobi accumulation (sum dx, count) per vertex
   // Tethers: anchor vertex and maximum length per vertex (anchor ~0u: none).
   const std::vector<uint32_t>* tetherAnchor = nullptr;

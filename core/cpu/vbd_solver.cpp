@@ -30,7 +30,7 @@
 #include "shaders/cl/common/compat_cpp.h"  // before any .clh
 #include "shaders/cl/common/vbd_contact.clh"
 
-#include "core/cpu/vbd_colliders.h"
+#include "core/sim/collider_records.h"
 #include "core/cpu/vbd_terms.h"
 #include "core/sim/solver_settings.h"
 
@@ -38,24 +38,7 @@ namespace tetlab {
 
 namespace {
 
-// Penalty contact + friction of vertex i against every collider it penetrates
-// (VBD Sec. 3.5). Returns the deepest penetration [m] (0 if none).
-float addColliderContacts(const Colliders& colliders, const VbdParams& p, float h, glm::vec3 x, glm::vec3 xt,
-                          VbdVertexSystem& sys) {
-  float deepest = 0.0f;
-  forEachCollider(colliders, x, [&](const ColliderSample& s) {
-    const float depth = p.contactThickness - s.phi;
-    if (!(depth > 0.0f)) return;
-    deepest = std::max(deepest, depth);
-    clm::vbd_add_contact_penalty(s.normal, depth, p.contactStiffness, &sys.f, &sys.H);
-    if (s.friction > 0.0f && p.frictionEpsilon > 0.0f)
-      clm::vbd_add_friction(s.normal, x - xt, s.friction, p.contactStiffness * depth, p.frictionEpsilon * h,
-                            &sys.f, &sys.H);
-  });
-  return deepest;
-}
-
-float maxPenetration(const Colliders& colliders, float thickness, const State& state) {
+float maxPenetration(const ColliderRecords& colliders, float thickness, const State& state) {
   float worst = 0.0f;
   for (size_t i = 0; i < state.x.size(); ++i)
     forEachCollider(colliders, glm::vec3(state.x[i]),
@@ -94,6 +77,7 @@ class VbdSolver final : public VbdFamilySolver {
     const float yEps = p.frictionEpsilon * h;
     const float kappaOverH2 = p.bodyContactStiffness / (h * h);
     cache_.refresh(model);
+    packColliders(settings.colliders, colliders_);
     attachment_.rebuild(state.mouse, n);
     stats_ = {};
 
@@ -133,7 +117,9 @@ class VbdSolver final : public VbdFamilySolver {
                                     state.mouse.stiffness, state.mouse.maxForce, &sys.f, &sys.H);
           inContact_[i] = 0;
           if (on.collisions &&
-              addColliderContacts(settings.colliders, p, h, x, glm::vec3(state.xPrev[i]), sys) > 0.0f) {
+              clm::vbd_add_collider_contacts(colliders_.data.data(), colliders_.count(), x,
+                                             glm::vec3(state.xPrev[i]), p.contactThickness, p.contactStiffness,
+                                             p.frictionEpsilon, h, &sys) > 0.0f) {
             inContact_[i] = 1;
           }
           if (bodyContacts && vbdAddBodyContacts(state, snapshot_, c, i, kappaOverH2, yEps, sys))
@@ -157,7 +143,7 @@ class VbdSolver final : public VbdFamilySolver {
     }
     out.residual = out.residualHistory.empty() ? 0.0f : out.residualHistory.back();
     if (on.collisions)
-      out.maxViolation = std::max(out.maxViolation, maxPenetration(settings.colliders, p.contactThickness, state));
+      out.maxViolation = std::max(out.maxViolation, maxPenetration(colliders_, p.contactThickness, state));
     if (bodyContacts) out.maxViolation = std::max(out.maxViolation, bodyContactPenetration(state));
   }
 
@@ -179,6 +165,7 @@ class VbdSolver final : public VbdFamilySolver {
   }
 
   VbdMaterialCache cache_;
+  ColliderRecords colliders_;  // settings.colliders packed once per substep
   AttachmentLookup attachment_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive / acceleration initial guess
   bool haveHistory_ = false;      // vLast_ holds a real v^{t-1} (false right after reset)

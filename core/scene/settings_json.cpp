@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <glm/geometric.hpp>
+
 #include "core/scene/rotation.h"
 
 namespace tetlab {
@@ -45,7 +47,10 @@ Out writeColliders(const Colliders& c) {
   out["ground"] = {{"enabled", c.ground.enabled},
                    {"height", jsonFloat(c.ground.height)},
                    {"friction", jsonFloat(c.ground.friction)}};
-  Out spheres = Out::array(), boxes = Out::array(), capsules = Out::array();
+  Out planes = Out::array(), spheres = Out::array(), boxes = Out::array(), capsules = Out::array();
+  for (const PlaneCollider& p : c.planes)
+    planes.push_back(
+        {{"point", jsonVec3(p.point)}, {"normal", jsonVec3(p.normal)}, {"friction", jsonFloat(p.friction)}});
   for (const SphereCollider& s : c.spheres)
     spheres.push_back(
         {{"center", jsonVec3(s.center)}, {"radius", jsonFloat(s.radius)}, {"friction", jsonFloat(s.friction)}});
@@ -59,6 +64,7 @@ Out writeColliders(const Colliders& c) {
                         {"b", jsonVec3(k.b)},
                         {"radius", jsonFloat(k.radius)},
                         {"friction", jsonFloat(k.friction)}});
+  out["planes"] = planes;
   out["spheres"] = spheres;
   out["boxes"] = boxes;
   out["capsules"] = capsules;
@@ -200,6 +206,13 @@ void readColliders(JsonObject o, Colliders& c) {
     g->read("friction", c.ground.friction, NumberRange::nonNegative());
     g->finish();
   }
+  readArray(o, "planes", c.planes, [](JsonObject& p, PlaneCollider& v) {
+    p.read("point", v.point);
+    p.read("normal", v.normal);
+    p.read("friction", v.friction, NumberRange::nonNegative());
+    if (!(glm::length(v.normal) > 1e-6f))
+      JsonObject::fail(p.path() + "/normal", "must be a non-zero vector (the side of the plane that is free)");
+  });
   readArray(o, "spheres", c.spheres, [](JsonObject& s, SphereCollider& v) {
     s.read("center", v.center);
     s.read("radius", v.radius, NumberRange::positive());

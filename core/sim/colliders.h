@@ -13,6 +13,14 @@ struct GroundPlane {
   float friction = 0.5f;  // Coulomb coefficient mu [-]
 };
 
+// An infinite plane: the half-space on the normal's side of `point` is free,
+// the other side solid (a ramp, a wall, a tilted floor).
+struct PlaneCollider {
+  glm::vec3 point{0.0f};                // any point on the plane [m]
+  glm::vec3 normal{0.0f, 1.0f, 0.0f};   // towards the free side; normalised when packed
+  float friction = 0.5f;                // Coulomb coefficient mu [-]
+};
+
 struct SphereCollider {
   glm::vec3 center{0.0f};
   float radius = 0.25f;   // [m]
@@ -34,6 +42,7 @@ struct CapsuleCollider {
 
 struct Colliders {
   GroundPlane ground;
+  std::vector<PlaneCollider> planes;
   std::vector<SphereCollider> spheres;
   std::vector<BoxCollider> boxes;
   std::vector<CapsuleCollider> capsules;

@@ -58,16 +58,15 @@ __kernel void avbd_begin_mouse(const AvbdStepParams p, const VbdMouse mouse, __g
 __kernel void avbd_begin_vertices(const uint count, const AvbdStepParams p, __global const float4* x,
                                   __global const float4* xPrev, __global const float4* v, __global const float* mass,
                                   __global float4* pins, __global AvbdContactFrame* frames, __global float* lambda,
-                                  __global float* penalty, const float4 ground, __global const float4* colliders,
-                                  const uint4 colliderCounts) {
+                                  __global float* penalty, __global const float4* colliders) {
   const uint i = get_global_id(0);
   if (i >= count) return;
   avbd_begin_pin(i, x, xPrev, mass, &p, pins, lambda, penalty);
   const float4 xi = x[i];
   const int movable = xi.w > 0.0f || avbd_hard_pinned(&p, xi, pins[2 * i]);
   const float start = fmin(avbd_row_start(&p, avbd_mass_of(xi, mass[i])), p.contactCap);
-  avbd_begin_contacts(i, (p.terms & VBD_TERM_COLLISIONS) && movable, xPrev[i].xyz, v[i].xyz, start, &p, ground,
-                      colliders, colliderCounts, frames, lambda, penalty);
+  avbd_begin_contacts(i, (p.terms & VBD_TERM_COLLISIONS) && movable, xPrev[i].xyz, v[i].xyz, start, &p, colliders, frames,
+                      lambda, penalty);
 }
 
 // Body-contact rows at the start of a substep (beginSubstep, body part); with

@@ -67,8 +67,7 @@ __kernel void vbd_solve_vertices_color(
     __global const uint* vertexTetsOffsets, __global const uint* vertexTetsItems, __global const uint2* edges,
     __global const float* restLength, __global const uint* vertexEdgesOffsets,
     __global const uint* vertexEdgesItems, __global const uint* vertexBody, __global const float4* bodies,
-    __global const float* edgeStiffness, const float4 ground, __global const float4* colliders,
-    const uint4 colliderCounts, __global const float4* mouseOffset, __global uint* inContact,
+    __global const float* edgeStiffness, __global const float4* colliders, __global const float4* mouseOffset, __global uint* inContact,
     __global float4* snapshot, __global const uint* colorOf, __global const uint4* contactIds,
     __global const float4* contactNormal, __global const float4* contactWeights,
     __global const uint* contactVertexCount, __global const uint* contactVertexItems, __global float* residual) {
@@ -104,10 +103,9 @@ __kernel void vbd_solve_vertices_color(
     }
   }
   int touching = 0;
-  if (terms & VBD_TERM_COLLISIONS) {
-    const float4 contact = (float4)(p.contactStiffness, p.contactThickness, p.frictionEpsilon, h);
-    touching = vbd_add_collider_contacts(xi, xPrev[i].xyz, contact, ground, colliders, colliderCounts, &s);
-  }
+  if (terms & VBD_TERM_COLLISIONS)
+    touching = vbd_add_collider_contacts(colliders, p.colliderCount, xi, xPrev[i].xyz, p.contactThickness,
+                                         p.contactStiffness, p.frictionEpsilon, h, &s) > 0.0f;
   if (terms & VBD_TERM_BODY_CONTACTS)
     touching |= vbd_add_body_contacts(i, p.color, p.bodyStiffnessOverH2, p.bodyYEps, x, xPrev, snapshot, colorOf,
                                       contactIds, contactNormal, contactWeights, contactVertexCount,

@@ -26,7 +26,7 @@
 #include "tests/app/body_pixels.h"
 #include "app/app.h"
 #include "app/cli.h"
-#include "core/cpu/vbd_colliders.h"
+#include "core/sim/collider_records.h"
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
 #include "run_process.h"
@@ -153,7 +153,8 @@ std::vector<glm::dvec3> centresOfMass(const SimModel& m, const State& s, const B
 
 // Distance straight down from p to the first collider surface (sphere tracing the
 // colliders' signed distance, exact for the analytic shapes); 0 when p is inside one.
-double colliderClearance(const Colliders& colliders, glm::vec3 p) {
+double colliderClearance(const Colliders& colliderList, glm::vec3 p) {
+  const ColliderRecords colliders = packColliders(colliderList);
   double t = 0.0;
   for (int k = 0; k < 512 && t < 1e3; ++k) {
     float phi = INFINITY;

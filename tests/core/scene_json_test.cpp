@@ -97,6 +97,7 @@ SceneDesc everythingChanged() {
   b.friction = 0.3f;
   st.colliders.boxes.push_back(b);
   st.colliders.capsules.push_back(CapsuleCollider{{0, 0, 0}, {0, 1, 0}, 0.05f, 0.6f});
+  st.colliders.planes.push_back(PlaneCollider{{0.0f, 0.1f, 0.0f}, {0.3f, 1.0f / 3.0f, 0.0f}, 0.45f});
   st.bodyContacts = BodyContactParams{0.003f, 0.04f, 0.7f, true};
   s.camera = CameraSpec{true, {0.1f, 0.2f, 0.3f}, 2.5f, 40.0f, 25.0f};
   s.mouse = MouseSpec{5000.0f, 250.0f};
@@ -157,8 +158,19 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   for (int c = 0; c < 3; ++c)
     for (int r = 0; r < 3; ++r)
       EXPECT_TRUE(sameBits(a.colliders.boxes[0].rotation[c][r], e.colliders.boxes[0].rotation[c][r]));
+  ASSERT_EQ(a.colliders.planes.size(), 1u);
+  EXPECT_TRUE(sameBits(a.colliders.planes[0].normal.y, 1.0f / 3.0f) && sameBits(a.colliders.planes[0].friction, 0.45f));
   EXPECT_TRUE(l.camera.set);
   EXPECT_TRUE(sameBits(l.mouse.maxForce, 250.0f));
+}
+
+TEST(SceneJson, APlaneWithoutANormalDirectionIsRejected) {
+  Result<SceneDesc> bad = parseSceneJson(
+      R"({ "bodies": [ { "sphere": {} } ], "colliders": { "planes": [ { "point": [0, 0, 0], "normal": [0, 0, 0] } ] } })",
+      "plane.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("/colliders/planes/0/normal"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("non-zero"), std::string::npos) << bad.error().message;
 }
 
 TEST(SceneJson, ShortestFloatTextStillRoundTrips) {

@@ -49,6 +49,49 @@ INSTANTIATE_TEST_SUITE_P(Solvers, SlopeFriction,
                          testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd),
                          phystest::paramName);
 
+// The slope made by an infinite plane collider with an arbitrary normal under
+// vertical gravity (tests/friction_scenes.h): the same closed forms as the
+// tilted-gravity slope, and the block stays on the plane's free side.
+class PlaneSlope : public testing::TestWithParam<SolverKind> {};
+
+TEST_P(PlaneSlope, BlockSticksOnATiltedPlaneWhenMuExceedsTanTheta) {
+  const SimModel model = planeSlopeBlock();
+  const SolverSettings settings = planeSlopeSettings(GetParam(), 0.6f);
+  State state = makeState(model);
+  auto solver = makeCpuSolver(GetParam());
+  solver->reset(model, state);
+  StepDiagnostics diag;
+  ASSERT_TRUE(phystest::run(model, settings, *solver, state, 30, diag));  // 0.5 s settling
+  const double x0 = comDownhill(model, state);
+  ASSERT_TRUE(phystest::run(model, settings, *solver, state, 120, diag));  // 2 s
+  const double creep = comDownhill(model, state) - x0;
+  std::printf("[ measured ] %s mu 0.6 on a 20 deg plane collider: creep %.3e m in 2 s, penetration %.2e m\n",
+              phystest::solverName(GetParam()), creep, planePenetration(state));
+  EXPECT_LT(std::abs(creep), kCreepBound);
+  // Penetration: within the solvers' contact tolerance (VBD's penalty and thickness: a few mm at most).
+  EXPECT_LT(planePenetration(state), 5e-3f);
+}
+
+TEST_P(PlaneSlope, BlockSlidesTheCoulombDistanceDownATiltedPlane) {
+  const float mu = 0.2f;
+  const SimModel model = planeSlopeBlock();
+  const SolverSettings settings = planeSlopeSettings(GetParam(), mu);
+  State state = makeState(model);
+  auto solver = makeCpuSolver(GetParam());
+  solver->reset(model, state);
+  StepDiagnostics diag;
+  const double x0 = comDownhill(model, state);
+  ASSERT_TRUE(phystest::run(model, settings, *solver, state, 60, diag));  // 1 s
+  const double slid = comDownhill(model, state) - x0, expected = coulombSlide(mu, 1.0);
+  std::printf("[ measured ] %s mu 0.2 on a 20 deg plane collider: slid %.4f m in 1 s, Coulomb %.4f m (ratio %.3f)\n",
+              phystest::solverName(GetParam()), slid, expected, slid / expected);
+  EXPECT_NEAR(slid, expected, kSlideTolerance * expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solvers, PlaneSlope,
+                         testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd),
+                         phystest::paramName);
+
 class CornerContact : public testing::TestWithParam<SolverKind> {};
 
 // A block thrown into a ground/wall corner (tests/friction_scenes.h) stays

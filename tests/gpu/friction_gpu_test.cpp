@@ -71,6 +71,46 @@ INSTANTIATE_TEST_SUITE_P(Solvers, SlopeFrictionGpu,
                          testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd),
                          [](const auto& info) { return std::string(nameOf(info.param)); });
 
+// As PlaneSlope in tests/cpu/friction_test.cpp: the slope as a tilted plane
+// collider under vertical gravity, on the device.
+class PlaneSlopeGpu : public testing::TestWithParam<SolverKind> {};
+
+TEST_P(PlaneSlopeGpu, BlockSticksOnATiltedPlaneWhenMuExceedsTanTheta) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  const SimModel model = planeSlopeBlock();
+  State state = makeState(model);
+  auto sim = OpenClSimulator::create(model, state, GetParam(), ctx);
+  ASSERT_TRUE(sim.ok()) << sim.error().message;
+  const SolverSettings settings = planeSlopeSettings(GetParam(), 0.6f);
+  runFrames(**sim, settings, 30, state);  // 0.5 s settling
+  const double x0 = comDownhill(model, state);
+  runFrames(**sim, settings, 120, state);  // 2 s
+  const double creep = comDownhill(model, state) - x0;
+  std::printf("[ measured ] OpenCL %s mu 0.6 on a 20 deg plane collider: creep %.3e m in 2 s\n", nameOf(GetParam()),
+              creep);
+  EXPECT_LT(std::abs(creep), kCreepBound);
+  EXPECT_LT(planePenetration(state), 5e-3f);
+}
+
+TEST_P(PlaneSlopeGpu, BlockSlidesTheCoulombDistanceDownATiltedPlane) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  const float mu = 0.2f;
+  const SimModel model = planeSlopeBlock();
+  State state = makeState(model);
+  const double x0 = comDownhill(model, state);
+  auto sim = OpenClSimulator::create(model, state, GetParam(), ctx);
+  ASSERT_TRUE(sim.ok()) << sim.error().message;
+  runFrames(**sim, planeSlopeSettings(GetParam(), mu), 60, state);  // 1 s
+  const double slid = comDownhill(model, state) - x0, expected = coulombSlide(mu, 1.0);
+  std::printf("[ measured ] OpenCL %s mu 0.2 on a 20 deg plane collider: slid %.4f m, Coulomb %.4f m (ratio %.3f)\n",
+              nameOf(GetParam()), slid, expected, slid / expected);
+  EXPECT_NEAR(slid, expected, kSlideTolerance * expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solvers, PlaneSlopeGpu,
+                         testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd),
+                         [](const auto& info) { return std::string(nameOf(info.param)); });
+
 class CornerContactGpu : public testing::TestWithParam<SolverKind> {};
 
 // As CornerContact in tests/cpu/friction_test.cpp: a block thrown into a
