@@ -106,7 +106,7 @@ void pinnedPositions(std::span<const glm::vec4> x, std::vector<glm::vec3>& out);
 SurfaceMesh makeBoxMesh(glm::vec3 center, glm::vec3 halfExtents, const glm::mat3& rotation);
 SurfaceMesh makeCapsuleMesh(glm::vec3 a, glm::vec3 b, float radius, int rings, int segments);
 // Half the side of the square an infinite plane collider is drawn as [m].
-inline constexpr float kPlaneDrawHalfSize = 1.5f;
+inline constexpr float kPlaneDrawHalfSize = 0.75f;
 SurfaceMesh makePlaneMesh(glm::vec3 point, glm::vec3 normal, float halfSize);
 void appendMesh(const SurfaceMesh& mesh, SurfaceMesh& out);
 SurfaceMesh makeColliderMeshes(const Colliders& colliders);
