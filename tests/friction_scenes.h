@@ -3,11 +3,11 @@
 // and the OpenCL ones (tests/gpu/friction_gpu_test.cpp), so both backends are
 // held to the same closed forms.
 //
-// Slope: a 10 cm block (2x2x2 cells, E = 1e5 Pa, rho = 1000) on the ground with
-// gravity tilted by theta = 20 deg about z, which is the same as a 20 deg slope
-// (the ground's normal makes the angle theta with -g). Coulomb: the block sticks
-// when mu >= tan(theta) = 0.364 and otherwise slides from rest with the constant
-// acceleration a = g (sin theta - mu cos theta), d(t) = a t^2 / 2.
+// Slope: a 10 cm block (2x2x2 cells, E = 1e5 Pa, rho = 1000) on a 20 deg slope
+// (SlopeMade below: the ground under tilted gravity, or a tilted plane
+// collider). Coulomb: the block sticks when mu >= tan(theta) = 0.364 and
+// otherwise slides from rest with the constant acceleration
+// a = g (sin theta - mu cos theta), d(t) = a t^2 / 2.
 #include <algorithm>
 #include <cmath>
 
@@ -21,29 +21,64 @@ namespace tetlab::frictiontest {
 constexpr float kTheta = 20.0f * 3.14159265f / 180.0f;  // slope angle [rad]
 constexpr float kG = 9.81f;                                // [m/s^2]
 
-inline SimModel slopeBlock() {
-  BodyDesc body{makeBoxTetMesh({-0.05f, 0.0f, -0.05f}, glm::vec3(0.1f), {2, 2, 2}), Material{1e5f, 0.3f, 1000, 0},
-                "block"};
+// The slope is made two ways with the same physics: the ground with gravity
+// tilted by theta (TiltedGravity), or the whole scene rotated by -theta about z
+// so that gravity is vertical, the ground off and the slope an infinite plane
+// collider through the origin with normal (sin theta, cos theta, 0)
+// (PlaneCollider, issue 11's plane kind). Downhill is +x, or
+// (cos theta, -sin theta, 0) for the plane.
+enum class SlopeMade { TiltedGravity, PlaneCollider };
+
+inline const char* slopeMadeName(SlopeMade how) {
+  return how == SlopeMade::TiltedGravity ? "tilted_gravity" : "plane_collider";
+}
+
+inline glm::vec3 slopeFrame(SlopeMade how, glm::vec3 p) {
+  if (how == SlopeMade::TiltedGravity) return p;
+  const float c = std::cos(kTheta), s = std::sin(kTheta);
+  return {c * p.x + s * p.y, -s * p.x + c * p.y, p.z};
+}
+
+inline SimModel slopeBlock(SlopeMade how = SlopeMade::TiltedGravity) {
+  TetMesh mesh = makeBoxTetMesh({-0.05f, 0.0f, -0.05f}, glm::vec3(0.1f), {2, 2, 2});
+  for (glm::vec3& p : mesh.positions) p = slopeFrame(how, p);
+  BodyDesc body{std::move(mesh), Material{1e5f, 0.3f, 1000, 0}, "block"};
   auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
   return std::move(*model);
 }
 
-inline SolverSettings slopeSettings(SolverKind kind, float mu) {
+inline SolverSettings slopeSettings(SolverKind kind, float mu, SlopeMade how = SlopeMade::TiltedGravity) {
   SolverSettings s;
   s.solver = kind;
   s.step.iterations = 8;
-  s.step.gravity = kG * glm::vec3(std::sin(kTheta), -std::cos(kTheta), 0.0f);  // downhill = +x
-  s.colliders.ground.friction = mu;
+  if (how == SlopeMade::TiltedGravity) {
+    s.step.gravity = kG * glm::vec3(std::sin(kTheta), -std::cos(kTheta), 0.0f);  // downhill = +x
+    s.colliders.ground.friction = mu;
+  } else {
+    s.step.gravity = glm::vec3(0.0f, -kG, 0.0f);
+    s.colliders.ground.enabled = false;
+    s.colliders.planes.push_back(PlaneCollider{glm::vec3(0.0f), slopeFrame(how, {0.0f, 1.0f, 0.0f}), mu});
+  }
   return s;
 }
 
-inline double comX(const SimModel& m, const State& s) {
+// Centre of mass along the downhill direction [m].
+inline double comDownhill(const SimModel& m, const State& s, SlopeMade how = SlopeMade::TiltedGravity) {
+  const glm::vec3 d = slopeFrame(how, {1.0f, 0.0f, 0.0f});
   double x = 0.0, mass = 0.0;
   for (uint32_t i = 0; i < m.vertexCount(); ++i) {
-    x += m.mass[i] * s.x[i].x;
+    x += m.mass[i] * glm::dot(glm::vec3(s.x[i]), d);
     mass += m.mass[i];
   }
   return x / mass;
+}
+
+// Deepest penetration of the block into the slope's surface [m] (0: none).
+inline float slopePenetration(const State& s, SlopeMade how) {
+  const glm::vec3 n = slopeFrame(how, {0.0f, 1.0f, 0.0f});
+  float worst = 0.0f;
+  for (const glm::vec4& x : s.x) worst = std::max(worst, -glm::dot(glm::vec3(x), n));
+  return worst;
 }
 
 // Coulomb sliding distance from rest after t seconds [m].
@@ -65,52 +100,10 @@ constexpr double kSlideTolerance = 0.10;
 // Creep bound of a sticking block over 2 s [m] (issue 10 item 6).
 constexpr double kCreepBound = 1.0e-3;
 
-// The same slope made by a plane collider (PlaneCollider, issue 11): the whole
-// scene rotated by -theta about z so that gravity is vertical, the ground off,
-// and the slope an infinite plane through the origin with normal
-// (sin theta, cos theta, 0). Downhill is (cos theta, -sin theta, 0). The
-// physics is the tilted-gravity scene's, so the same closed forms hold.
-inline glm::vec3 planeSlopeRotate(glm::vec3 p) {
-  const float c = std::cos(kTheta), s = std::sin(kTheta);
-  return {c * p.x + s * p.y, -s * p.x + c * p.y, p.z};
-}
-
-inline SimModel planeSlopeBlock() {
-  TetMesh mesh = makeBoxTetMesh({-0.05f, 0.0f, -0.05f}, glm::vec3(0.1f), {2, 2, 2});
-  for (glm::vec3& p : mesh.positions) p = planeSlopeRotate(p);
-  BodyDesc body{std::move(mesh), Material{1e5f, 0.3f, 1000, 0}, "block"};
-  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
-  return std::move(*model);
-}
-
-inline SolverSettings planeSlopeSettings(SolverKind kind, float mu) {
-  SolverSettings s;
-  s.solver = kind;
-  s.step.iterations = 8;
-  s.step.gravity = glm::vec3(0.0f, -kG, 0.0f);
-  s.colliders.ground.enabled = false;
-  s.colliders.planes.push_back(PlaneCollider{glm::vec3(0.0f), planeSlopeRotate({0.0f, 1.0f, 0.0f}), mu});
-  return s;
-}
-
-// Centre of mass along the downhill direction [m].
-inline double comDownhill(const SimModel& m, const State& s) {
-  const glm::vec3 d = planeSlopeRotate({1.0f, 0.0f, 0.0f});
-  double x = 0.0, mass = 0.0;
-  for (uint32_t i = 0; i < m.vertexCount(); ++i) {
-    x += m.mass[i] * glm::dot(glm::vec3(s.x[i]), d);
-    mass += m.mass[i];
-  }
-  return x / mass;
-}
-
-// Deepest penetration of the block into the plane [m] (0: none).
-inline float planePenetration(const State& s) {
-  const glm::vec3 n = planeSlopeRotate({0.0f, 1.0f, 0.0f});
-  float worst = 0.0f;
-  for (const glm::vec4& x : s.x) worst = std::max(worst, -glm::dot(glm::vec3(x), n));
-  return worst;
-}
+// Penetration bound of a resting block into the slope [m]: the position-based
+// and AVBD contacts are hard (nanometres), VBD's penalty sinks by m g / k_c
+// per vertex, micrometres at the default k_c; 5 mm catches a vertex through.
+constexpr float kSlopePenetrationBound = 5.0e-3f;
 
 }  // namespace tetlab::frictiontest
 

@@ -4,6 +4,9 @@
 // closed-form distance g (sin theta - mu cos theta) t^2 / 2.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "tests/cpu/physics_scenes.h"
 #include "tests/friction_scenes.h"
 
@@ -12,85 +15,55 @@ namespace {
 
 using namespace frictiontest;
 
-class SlopeFriction : public testing::TestWithParam<SolverKind> {};
+// Every solver on both slopes (tests/friction_scenes.h SlopeMade): the ground
+// under tilted gravity, and an infinite plane collider tilted under vertical gravity.
+class SlopeFriction : public testing::TestWithParam<std::tuple<SolverKind, SlopeMade>> {
+ protected:
+  SolverKind kind() const { return std::get<0>(GetParam()); }
+  SlopeMade how() const { return std::get<1>(GetParam()); }
+};
 
 TEST_P(SlopeFriction, BlockSticksWhenMuExceedsTanTheta) {
-  const SimModel model = slopeBlock();
-  const SolverSettings settings = slopeSettings(GetParam(), 0.6f);
+  const SimModel model = slopeBlock(how());
+  const SolverSettings settings = slopeSettings(kind(), 0.6f, how());
   State state = makeState(model);
-  auto solver = makeCpuSolver(GetParam());
+  auto solver = makeCpuSolver(kind());
   solver->reset(model, state);
   StepDiagnostics diag;
   ASSERT_TRUE(phystest::run(model, settings, *solver, state, 30, diag));  // 0.5 s settling
-  const double x0 = comX(model, state);
+  const double x0 = comDownhill(model, state, how());
   ASSERT_TRUE(phystest::run(model, settings, *solver, state, 120, diag));  // 2 s
-  const double creep = comX(model, state) - x0;
-  std::printf("[ measured ] %s mu 0.6 on 20 deg: creep %.3e m in 2 s\n", phystest::solverName(GetParam()), creep);
+  const double creep = comDownhill(model, state, how()) - x0;
+  std::printf("[ measured ] %s mu 0.6 on 20 deg (%s): creep %.3e m in 2 s, penetration %.2e m\n",
+              phystest::solverName(kind()), slopeMadeName(how()), creep, slopePenetration(state, how()));
   EXPECT_LT(std::abs(creep), kCreepBound);
+  EXPECT_LT(slopePenetration(state, how()), kSlopePenetrationBound);
 }
 
 TEST_P(SlopeFriction, BlockSlidesTheCoulombDistanceWhenMuIsBelowTanTheta) {
   const float mu = 0.2f;
-  const SimModel model = slopeBlock();
-  const SolverSettings settings = slopeSettings(GetParam(), mu);
+  const SimModel model = slopeBlock(how());
+  const SolverSettings settings = slopeSettings(kind(), mu, how());
   State state = makeState(model);
-  auto solver = makeCpuSolver(GetParam());
+  auto solver = makeCpuSolver(kind());
   solver->reset(model, state);
   StepDiagnostics diag;
-  const double x0 = comX(model, state);
+  const double x0 = comDownhill(model, state, how());
   ASSERT_TRUE(phystest::run(model, settings, *solver, state, 60, diag));  // 1 s
-  const double slid = comX(model, state) - x0, expected = coulombSlide(mu, 1.0);
-  std::printf("[ measured ] %s mu 0.2 on 20 deg: slid %.4f m in 1 s, Coulomb %.4f m (ratio %.3f)\n",
-              phystest::solverName(GetParam()), slid, expected, slid / expected);
+  const double slid = comDownhill(model, state, how()) - x0, expected = coulombSlide(mu, 1.0);
+  std::printf("[ measured ] %s mu 0.2 on 20 deg (%s): slid %.4f m in 1 s, Coulomb %.4f m (ratio %.3f)\n",
+              phystest::solverName(kind()), slopeMadeName(how()), slid, expected, slid / expected);
   EXPECT_NEAR(slid, expected, kSlideTolerance * expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, SlopeFriction,
-                         testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd),
-                         phystest::paramName);
-
-// The slope made by an infinite plane collider with an arbitrary normal under
-// vertical gravity (tests/friction_scenes.h): the same closed forms as the
-// tilted-gravity slope, and the block stays on the plane's free side.
-class PlaneSlope : public testing::TestWithParam<SolverKind> {};
-
-TEST_P(PlaneSlope, BlockSticksOnATiltedPlaneWhenMuExceedsTanTheta) {
-  const SimModel model = planeSlopeBlock();
-  const SolverSettings settings = planeSlopeSettings(GetParam(), 0.6f);
-  State state = makeState(model);
-  auto solver = makeCpuSolver(GetParam());
-  solver->reset(model, state);
-  StepDiagnostics diag;
-  ASSERT_TRUE(phystest::run(model, settings, *solver, state, 30, diag));  // 0.5 s settling
-  const double x0 = comDownhill(model, state);
-  ASSERT_TRUE(phystest::run(model, settings, *solver, state, 120, diag));  // 2 s
-  const double creep = comDownhill(model, state) - x0;
-  std::printf("[ measured ] %s mu 0.6 on a 20 deg plane collider: creep %.3e m in 2 s, penetration %.2e m\n",
-              phystest::solverName(GetParam()), creep, planePenetration(state));
-  EXPECT_LT(std::abs(creep), kCreepBound);
-  // Penetration: within the solvers' contact tolerance (VBD's penalty and thickness: a few mm at most).
-  EXPECT_LT(planePenetration(state), 5e-3f);
-}
-
-TEST_P(PlaneSlope, BlockSlidesTheCoulombDistanceDownATiltedPlane) {
-  const float mu = 0.2f;
-  const SimModel model = planeSlopeBlock();
-  const SolverSettings settings = planeSlopeSettings(GetParam(), mu);
-  State state = makeState(model);
-  auto solver = makeCpuSolver(GetParam());
-  solver->reset(model, state);
-  StepDiagnostics diag;
-  const double x0 = comDownhill(model, state);
-  ASSERT_TRUE(phystest::run(model, settings, *solver, state, 60, diag));  // 1 s
-  const double slid = comDownhill(model, state) - x0, expected = coulombSlide(mu, 1.0);
-  std::printf("[ measured ] %s mu 0.2 on a 20 deg plane collider: slid %.4f m in 1 s, Coulomb %.4f m (ratio %.3f)\n",
-              phystest::solverName(GetParam()), slid, expected, slid / expected);
-  EXPECT_NEAR(slid, expected, kSlideTolerance * expected);
-}
-
-INSTANTIATE_TEST_SUITE_P(Solvers, PlaneSlope,
-                         testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd),
-                         phystest::paramName);
+                         testing::Combine(testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd,
+                                                          SolverKind::Avbd),
+                                          testing::Values(SlopeMade::TiltedGravity, SlopeMade::PlaneCollider)),
+                         [](const auto& info) {
+                           return std::string(phystest::solverName(std::get<0>(info.param))) + "_" +
+                                  slopeMadeName(std::get<1>(info.param));
+                         });
 
 class CornerContact : public testing::TestWithParam<SolverKind> {};
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <string>
+#include <tuple>
 
 #include "gpu/opencl_simulator.h"
 #include "gpu_test_context.h"
@@ -23,8 +25,6 @@ const char* nameOf(SolverKind k) {
   return "?";
 }
 
-class SlopeFrictionGpu : public testing::TestWithParam<SolverKind> {};
-
 // Steps `frames` frames on the device, then reads the state back.
 void runFrames(OpenClSimulator& sim, const SolverSettings& settings, int frames, State& out) {
   for (int f = 0; f < frames; ++f) {
@@ -37,79 +37,53 @@ void runFrames(OpenClSimulator& sim, const SolverSettings& settings, int frames,
   ASSERT_EQ(*bad, -1) << "non-finite vertex";
 }
 
+// Both slopes (SlopeMade) on every GPU solver.
+class SlopeFrictionGpu : public testing::TestWithParam<std::tuple<SolverKind, SlopeMade>> {
+ protected:
+  SolverKind kind() const { return std::get<0>(GetParam()); }
+  SlopeMade how() const { return std::get<1>(GetParam()); }
+};
+
 TEST_P(SlopeFrictionGpu, BlockSticksWhenMuExceedsTanTheta) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  const SimModel model = slopeBlock();
+  const SimModel model = slopeBlock(how());
   State state = makeState(model);
-  auto sim = OpenClSimulator::create(model, state, GetParam(), ctx);
+  auto sim = OpenClSimulator::create(model, state, kind(), ctx);
   ASSERT_TRUE(sim.ok()) << sim.error().message;
-  const SolverSettings settings = slopeSettings(GetParam(), 0.6f);
+  const SolverSettings settings = slopeSettings(kind(), 0.6f, how());
   runFrames(**sim, settings, 30, state);  // 0.5 s settling
-  const double x0 = comX(model, state);
+  const double x0 = comDownhill(model, state, how());
   runFrames(**sim, settings, 120, state);  // 2 s
-  const double creep = comX(model, state) - x0;
-  std::printf("[ measured ] OpenCL %s mu 0.6 on 20 deg: creep %.3e m in 2 s\n", nameOf(GetParam()), creep);
+  const double creep = comDownhill(model, state, how()) - x0;
+  std::printf("[ measured ] OpenCL %s mu 0.6 on 20 deg (%s): creep %.3e m in 2 s\n", nameOf(kind()),
+              slopeMadeName(how()), creep);
   EXPECT_LT(std::abs(creep), kCreepBound);
+  EXPECT_LT(slopePenetration(state, how()), kSlopePenetrationBound);
 }
 
 TEST_P(SlopeFrictionGpu, BlockSlidesTheCoulombDistanceWhenMuIsBelowTanTheta) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   const float mu = 0.2f;
-  const SimModel model = slopeBlock();
+  const SimModel model = slopeBlock(how());
   State state = makeState(model);
-  const double x0 = comX(model, state);
-  auto sim = OpenClSimulator::create(model, state, GetParam(), ctx);
+  const double x0 = comDownhill(model, state, how());
+  auto sim = OpenClSimulator::create(model, state, kind(), ctx);
   ASSERT_TRUE(sim.ok()) << sim.error().message;
-  runFrames(**sim, slopeSettings(GetParam(), mu), 60, state);  // 1 s
-  const double slid = comX(model, state) - x0, expected = coulombSlide(mu, 1.0);
-  std::printf("[ measured ] OpenCL %s mu 0.2 on 20 deg: slid %.4f m in 1 s, Coulomb %.4f m (ratio %.3f)\n",
-              nameOf(GetParam()), slid, expected, slid / expected);
+  runFrames(**sim, slopeSettings(kind(), mu, how()), 60, state);  // 1 s
+  const double slid = comDownhill(model, state, how()) - x0, expected = coulombSlide(mu, 1.0);
+  std::printf("[ measured ] OpenCL %s mu 0.2 on 20 deg (%s): slid %.4f m in 1 s, Coulomb %.4f m (ratio %.3f)\n",
+              nameOf(kind()), slopeMadeName(how()), slid, expected, slid / expected);
   EXPECT_NEAR(slid, expected, kSlideTolerance * expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, SlopeFrictionGpu,
-                         testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd),
-                         [](const auto& info) { return std::string(nameOf(info.param)); });
-
-// As PlaneSlope in tests/cpu/friction_test.cpp: the slope as a tilted plane
-// collider under vertical gravity, on the device.
-class PlaneSlopeGpu : public testing::TestWithParam<SolverKind> {};
-
-TEST_P(PlaneSlopeGpu, BlockSticksOnATiltedPlaneWhenMuExceedsTanTheta) {
-  TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  const SimModel model = planeSlopeBlock();
-  State state = makeState(model);
-  auto sim = OpenClSimulator::create(model, state, GetParam(), ctx);
-  ASSERT_TRUE(sim.ok()) << sim.error().message;
-  const SolverSettings settings = planeSlopeSettings(GetParam(), 0.6f);
-  runFrames(**sim, settings, 30, state);  // 0.5 s settling
-  const double x0 = comDownhill(model, state);
-  runFrames(**sim, settings, 120, state);  // 2 s
-  const double creep = comDownhill(model, state) - x0;
-  std::printf("[ measured ] OpenCL %s mu 0.6 on a 20 deg plane collider: creep %.3e m in 2 s\n", nameOf(GetParam()),
-              creep);
-  EXPECT_LT(std::abs(creep), kCreepBound);
-  EXPECT_LT(planePenetration(state), 5e-3f);
-}
-
-TEST_P(PlaneSlopeGpu, BlockSlidesTheCoulombDistanceDownATiltedPlane) {
-  TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  const float mu = 0.2f;
-  const SimModel model = planeSlopeBlock();
-  State state = makeState(model);
-  const double x0 = comDownhill(model, state);
-  auto sim = OpenClSimulator::create(model, state, GetParam(), ctx);
-  ASSERT_TRUE(sim.ok()) << sim.error().message;
-  runFrames(**sim, planeSlopeSettings(GetParam(), mu), 60, state);  // 1 s
-  const double slid = comDownhill(model, state) - x0, expected = coulombSlide(mu, 1.0);
-  std::printf("[ measured ] OpenCL %s mu 0.2 on a 20 deg plane collider: slid %.4f m, Coulomb %.4f m (ratio %.3f)\n",
-              nameOf(GetParam()), slid, expected, slid / expected);
-  EXPECT_NEAR(slid, expected, kSlideTolerance * expected);
-}
-
-INSTANTIATE_TEST_SUITE_P(Solvers, PlaneSlopeGpu,
-                         testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd),
-                         [](const auto& info) { return std::string(nameOf(info.param)); });
+                         testing::Combine(testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd,
+                                                          SolverKind::Avbd),
+                                          testing::Values(SlopeMade::TiltedGravity, SlopeMade::PlaneCollider)),
+                         [](const auto& info) {
+                           return std::string(nameOf(std::get<0>(info.param))) + "_" +
+                                  slopeMadeName(std::get<1>(info.param));
+                         });
 
 class CornerContactGpu : public testing::TestWithParam<SolverKind> {};
 
