@@ -61,82 +61,82 @@ ColoringSummary summarize(const Coloring& c) {
   return {c.colorCount, c.lowerBound, c.greedyBound, c.smallestColor, c.largestColor};
 }
 
-}  // namespace
-
-Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuildOptions& options,
-                               ModelBuildReport* outReport) {
-  const auto start = std::chrono::steady_clock::now();
-  ModelBuildReport report;
-  if (bodies.empty()) return Error{"buildSimModel: no bodies given; load a mesh or choose a preset"};
-
-  SimModel model;
-  double minQuality = 1.0;
-  // ---- merge and validate ----
-  for (size_t b = 0; b < bodies.size(); ++b) {
-    const BodyDesc& body = bodies[b];
-    const std::string where = bodyLabel(body, b);
-    if (Status s = validateMaterial(body, b); !s) return s.error();
-    if (body.mesh.tets.empty())
-      return Error{where + ": the tet mesh has no tets; tetrahedralize the surface first"};
-    const uint32_t base = model.vertexCount();
-    const uint32_t n = uint32_t(body.mesh.positions.size());
-    for (uint32_t i = 0; i < n; ++i) {
-      const glm::vec3 p = body.mesh.positions[i];
-      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-        return Error{where + ": vertex " + std::to_string(i) + " has a non-finite coordinate; fix the mesh"};
-    }
-    model.restPositions.insert(model.restPositions.end(), body.mesh.positions.begin(), body.mesh.positions.end());
-    model.vertexBody.insert(model.vertexBody.end(), n, uint32_t(b));
-    model.materials.push_back(body.material);
-    for (size_t t = 0; t < body.mesh.tets.size(); ++t) {
-      glm::uvec4 tet = body.mesh.tets[t];
-      for (int c = 0; c < 4; ++c)
-        if (tet[c] >= n)
-          return Error{where + ": tet " + std::to_string(t) + " uses vertex " + std::to_string(tet[c]) +
-                       " but the mesh has only " + std::to_string(n) + " vertices"};
-      if (tet.x == tet.y || tet.x == tet.z || tet.x == tet.w || tet.y == tet.z || tet.y == tet.w || tet.z == tet.w)
-        return Error{where + ": tet " + std::to_string(t) + " repeats a vertex; remove it from the mesh"};
-      // Orientation and flatness in double: the sign must be right even for
-      // thin tets, and the quality is scale-free (6V / Lmax^3).
-      const glm::dvec3 p0 = body.mesh.positions[tet.x], p1 = body.mesh.positions[tet.y],
-                       p2 = body.mesh.positions[tet.z], p3 = body.mesh.positions[tet.w];
-      const double det = glm::dot(p1 - p0, glm::cross(p2 - p0, p3 - p0));
-      double lmax2 = 0.0;
-      const std::array<glm::dvec3, 6> e{p1 - p0, p2 - p0, p3 - p0, p2 - p1, p3 - p1, p3 - p2};
-      for (const glm::dvec3& d : e) lmax2 = std::max(lmax2, glm::dot(d, d));
-      const double quality = std::fabs(det) / (lmax2 * std::sqrt(lmax2));
-      if (!(quality >= options.minTetQuality)) {
-        std::ostringstream msg;
-        msg << where << ": tet " << t << " (vertices " << tet.x << ", " << tet.y << ", " << tet.z << ", " << tet.w
-            << ") is degenerate: 6 V / Lmax^3 = " << quality << " < " << options.minTetQuality
-            << "; remesh with a quality bound (e.g. TetGen -q) or remove flat tets";
-        return Error{msg.str()};
-      }
-      if (det < 0.0) {
-        std::swap(tet.z, tet.w);
-        ++report.flippedTets;
-      }
-      minQuality = std::min(minQuality, quality);
-      model.tets.push_back(tet + glm::uvec4(base));
-      model.tetBody.push_back(uint32_t(b));
-    }
+// Orientation and flatness in double: the sign must be right even for thin
+// tets, and the quality is scale-free (6V / Lmax^3). Flips a negative tet
+// (counted in the report); fails on a degenerate one.
+Status checkAndOrientTet(const BodyDesc& body, const std::string& where, size_t t, const ModelBuildOptions& options,
+                         glm::uvec4& tet, double& inOutMinQuality, ModelBuildReport& report) {
+  const glm::dvec3 p0 = body.mesh.positions[tet.x], p1 = body.mesh.positions[tet.y],
+                   p2 = body.mesh.positions[tet.z], p3 = body.mesh.positions[tet.w];
+  const double det = glm::dot(p1 - p0, glm::cross(p2 - p0, p3 - p0));
+  double lmax2 = 0.0;
+  const std::array<glm::dvec3, 6> e{p1 - p0, p2 - p0, p3 - p0, p2 - p1, p3 - p1, p3 - p2};
+  for (const glm::dvec3& d : e) lmax2 = std::max(lmax2, glm::dot(d, d));
+  const double quality = std::fabs(det) / (lmax2 * std::sqrt(lmax2));
+  if (!(quality >= options.minTetQuality)) {
+    std::ostringstream msg;
+    msg << where << ": tet " << t << " (vertices " << tet.x << ", " << tet.y << ", " << tet.z << ", " << tet.w
+        << ") is degenerate: 6 V / Lmax^3 = " << quality << " < " << options.minTetQuality
+        << "; remesh with a quality bound (e.g. TetGen -q) or remove flat tets";
+    return Error{msg.str()};
   }
-  report.minQuality = float(minQuality);
-  const uint32_t vertexCount = model.vertexCount();
-  const uint32_t tetCount = model.tetCount();
-
-  // ---- tet colouring and reorder (before any per-tet data is derived) ----
-  {
-    Csr vertexTets = buildCsr(vertexCount, tetCount * 4, [&](uint32_t i) { return model.tets[i / 4][i % 4]; });
-    const std::span<const uint32_t> tetIds(&model.tets[0].x, size_t(tetCount) * 4);
-    const Coloring coloring = colorItemsSharingVertices(tetIds, 4, vertexTets);
-    const std::vector<uint32_t> perm = colorSortPermutation(coloring, model.tetColors);
-    model.tets = permute(model.tets, perm);
-    model.tetBody = permute(model.tetBody, perm);
-    report.tetColoring = summarize(coloring);
+  if (det < 0.0) {
+    std::swap(tet.z, tet.w);
+    ++report.flippedTets;
   }
-  model.vertexTets = buildCsr(vertexCount, tetCount * 4, [&](uint32_t i) { return model.tets[i / 4][i % 4]; });
-  for (uint32_t v = 0; v < vertexCount; ++v)
+  inOutMinQuality = std::min(inOutMinQuality, quality);
+  return Ok{};
+}
+
+// Appends body b's vertices, material and (checked, oriented) tets to the model.
+Status mergeBody(const BodyDesc& body, size_t b, const ModelBuildOptions& options, SimModel& model,
+                 double& inOutMinQuality, ModelBuildReport& report) {
+  const std::string where = bodyLabel(body, b);
+  if (Status s = validateMaterial(body, b); !s) return s.error();
+  if (body.mesh.tets.empty()) return Error{where + ": the tet mesh has no tets; tetrahedralize the surface first"};
+  const uint32_t base = model.vertexCount();
+  const uint32_t n = uint32_t(body.mesh.positions.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    const glm::vec3 p = body.mesh.positions[i];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+      return Error{where + ": vertex " + std::to_string(i) + " has a non-finite coordinate; fix the mesh"};
+  }
+  model.restPositions.insert(model.restPositions.end(), body.mesh.positions.begin(), body.mesh.positions.end());
+  model.vertexBody.insert(model.vertexBody.end(), n, uint32_t(b));
+  model.materials.push_back(body.material);
+  for (size_t t = 0; t < body.mesh.tets.size(); ++t) {
+    glm::uvec4 tet = body.mesh.tets[t];
+    for (int c = 0; c < 4; ++c)
+      if (tet[c] >= n)
+        return Error{where + ": tet " + std::to_string(t) + " uses vertex " + std::to_string(tet[c]) +
+                     " but the mesh has only " + std::to_string(n) + " vertices"};
+    if (tet.x == tet.y || tet.x == tet.z || tet.x == tet.w || tet.y == tet.z || tet.y == tet.w || tet.z == tet.w)
+      return Error{where + ": tet " + std::to_string(t) + " repeats a vertex; remove it from the mesh"};
+    if (Status s = checkAndOrientTet(body, where, t, options, tet, inOutMinQuality, report); !s) return s;
+    model.tets.push_back(tet + glm::uvec4(base));
+    model.tetBody.push_back(uint32_t(b));
+  }
+  return Ok{};
+}
+
+Csr vertexTetsOf(const SimModel& model) {
+  return buildCsr(model.vertexCount(), model.tetCount() * 4, [&](uint32_t i) { return model.tets[i / 4][i % 4]; });
+}
+
+// Tet colouring and reorder, before any per-tet data is derived.
+void colorTets(SimModel& model, ModelBuildReport& report) {
+  const Csr vertexTets = vertexTetsOf(model);
+  const std::span<const uint32_t> tetIds(&model.tets[0].x, size_t(model.tetCount()) * 4);
+  const Coloring coloring = colorItemsSharingVertices(tetIds, 4, vertexTets);
+  const std::vector<uint32_t> perm = colorSortPermutation(coloring, model.tetColors);
+  model.tets = permute(model.tets, perm);
+  model.tetBody = permute(model.tetBody, perm);
+  report.tetColoring = summarize(coloring);
+}
+
+// A vertex in no tet would have no mass.
+Status checkEveryVertexHasATet(const SimModel& model, std::span<const BodyDesc> bodies) {
+  for (uint32_t v = 0; v < model.vertexCount(); ++v)
     if (model.vertexTets.offsets[v + 1] == model.vertexTets.offsets[v]) {
       const uint32_t b = model.vertexBody[v];
       uint32_t local = v;
@@ -144,11 +144,15 @@ Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuil
       return Error{bodyLabel(bodies[b], b) + ": vertex " + std::to_string(local) +
                    " is used by no tet (it would have no mass); remove unreferenced vertices"};
     }
+  return Ok{};
+}
 
-  // ---- rest shape, volume, lumped mass ----
+// Rest shape Dm^-1, rest volume and lumped mass (a quarter of each tet's mass per corner).
+void computeRestShape(SimModel& model) {
+  const uint32_t tetCount = model.tetCount();
   model.DmInv.resize(tetCount);
   model.restVolume.resize(tetCount);
-  model.mass.assign(vertexCount, 0.0f);
+  model.mass.assign(model.vertexCount(), 0.0f);
   for (uint32_t t = 0; t < tetCount; ++t) {
     const glm::uvec4 tet = model.tets[t];
     const glm::dvec3 p0 = model.restPositions[tet.x];
@@ -160,34 +164,42 @@ Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuil
     const float quarterMass = float(double(model.materials[model.tetBody[t]].density) * det / 24.0);
     for (int c = 0; c < 4; ++c) model.mass[tet[c]] += quarterMass;
   }
+}
 
-  // ---- unique edges: sort (min, max) packed into 64 bits ----
-  std::vector<uint64_t> edgeKeys;
-  edgeKeys.reserve(size_t(tetCount) * 6);
-  std::vector<float> edgeVolumeByKey;
-  {
-    struct KeyVol {
-      uint64_t key;
-      float volume;
-    };
-    std::vector<KeyVol> raw;
-    raw.reserve(size_t(tetCount) * 6);
-    static constexpr int kPairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-    for (uint32_t t = 0; t < tetCount; ++t)
-      for (const auto& p : kPairs) {
-        uint32_t a = model.tets[t][p[0]], b = model.tets[t][p[1]];
-        if (a > b) std::swap(a, b);
-        raw.push_back({(uint64_t(a) << 32) | b, model.restVolume[t] / 6.0f});
-      }
-    std::sort(raw.begin(), raw.end(), [](const KeyVol& l, const KeyVol& r) { return l.key < r.key; });
-    for (const KeyVol& kv : raw) {
-      if (edgeKeys.empty() || edgeKeys.back() != kv.key) {
-        edgeKeys.push_back(kv.key);
-        edgeVolumeByKey.push_back(0.0f);
-      }
-      edgeVolumeByKey.back() += kv.volume;
+// Unique edges (sorted (min, max) keys packed into 64 bits), each with a sixth
+// of the volume of every tet that holds it.
+void collectEdges(const SimModel& model, std::vector<uint64_t>& outKeys, std::vector<float>& outVolume) {
+  struct KeyVol {
+    uint64_t key;
+    float volume;
+  };
+  const uint32_t tetCount = model.tetCount();
+  std::vector<KeyVol> raw;
+  raw.reserve(size_t(tetCount) * 6);
+  static constexpr int kPairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+  for (uint32_t t = 0; t < tetCount; ++t)
+    for (const auto& p : kPairs) {
+      uint32_t a = model.tets[t][p[0]], b = model.tets[t][p[1]];
+      if (a > b) std::swap(a, b);
+      raw.push_back({(uint64_t(a) << 32) | b, model.restVolume[t] / 6.0f});
     }
+  std::sort(raw.begin(), raw.end(), [](const KeyVol& l, const KeyVol& r) { return l.key < r.key; });
+  outKeys.reserve(size_t(tetCount) * 6);
+  for (const KeyVol& kv : raw) {
+    if (outKeys.empty() || outKeys.back() != kv.key) {
+      outKeys.push_back(kv.key);
+      outVolume.push_back(0.0f);
+    }
+    outVolume.back() += kv.volume;
   }
+}
+
+// Edges in colour order with their volume share, rest length and vertex adjacency.
+void buildEdges(SimModel& model, ModelBuildReport& report) {
+  std::vector<uint64_t> edgeKeys;
+  std::vector<float> edgeVolumeByKey;
+  collectEdges(model, edgeKeys, edgeVolumeByKey);
+  const uint32_t vertexCount = model.vertexCount();
   const uint32_t edgeCount = uint32_t(edgeKeys.size());
   model.edges.resize(edgeCount);
   for (uint32_t e = 0; e < edgeCount; ++e) model.edges[e] = {uint32_t(edgeKeys[e] >> 32), uint32_t(edgeKeys[e])};
@@ -204,50 +216,74 @@ Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuil
   for (uint32_t e = 0; e < edgeCount; ++e)
     model.restLength[e] = glm::length(model.restPositions[model.edges[e].y] - model.restPositions[model.edges[e].x]);
   model.vertexEdges = buildCsr(vertexCount, edgeCount * 2, [&](uint32_t i) { return model.edges[i / 2][i % 2]; });
+}
 
-  // ---- vertex colouring: vertices sharing a tet are exactly those joined by an edge ----
-  {
-    Csr adjacency;
-    adjacency.offsets = model.vertexEdges.offsets;
-    adjacency.items.resize(model.vertexEdges.items.size());
-    for (size_t k = 0; k < adjacency.items.size(); ++k) {
-      const uint32_t ref = model.vertexEdges.items[k];
-      adjacency.items[k] = model.edges[ref / 2][1 - ref % 2];
-    }
-    const Coloring coloring = colorGraph(adjacency, 4);
-    model.vertexColorOrder = colorSortPermutation(coloring, model.vertexColors);
-    report.vertexColoring = summarize(coloring);
+// Vertex colouring: vertices sharing a tet are exactly those joined by an edge.
+void colorVertices(SimModel& model, ModelBuildReport& report) {
+  Csr adjacency;
+  adjacency.offsets = model.vertexEdges.offsets;
+  adjacency.items.resize(model.vertexEdges.items.size());
+  for (size_t k = 0; k < adjacency.items.size(); ++k) {
+    const uint32_t ref = model.vertexEdges.items[k];
+    adjacency.items[k] = model.edges[ref / 2][1 - ref % 2];
   }
+  const Coloring coloring = colorGraph(adjacency, 4);
+  model.vertexColorOrder = colorSortPermutation(coloring, model.vertexColors);
+  report.vertexColoring = summarize(coloring);
+}
 
-  // ---- boundary: faces used by exactly one tet, wound outward ----
-  {
-    // Outward faces of a positively oriented tet (normal away from the 4th corner).
-    static constexpr int kFaces[4][3] = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
-    struct FaceKey {
-      std::array<uint32_t, 3> sorted;
-      glm::uvec3 wound;
-    };
-    std::vector<FaceKey> faces;
-    faces.reserve(size_t(tetCount) * 4);
-    for (uint32_t t = 0; t < tetCount; ++t)
-      for (const auto& f : kFaces) {
-        const glm::uvec3 w{model.tets[t][f[0]], model.tets[t][f[1]], model.tets[t][f[2]]};
-        std::array<uint32_t, 3> s{w.x, w.y, w.z};
-        std::sort(s.begin(), s.end());
-        faces.push_back({s, w});
-      }
-    std::sort(faces.begin(), faces.end(), [](const FaceKey& a, const FaceKey& b) { return a.sorted < b.sorted; });
-    for (size_t i = 0; i < faces.size();) {
-      size_t j = i + 1;
-      while (j < faces.size() && faces[j].sorted == faces[i].sorted) ++j;
-      if (j - i == 1) model.boundaryTriangles.push_back(faces[i].wound);
-      i = j;
+// Boundary: faces used by exactly one tet, wound outward, and their vertices.
+void findBoundary(SimModel& model) {
+  // Outward faces of a positively oriented tet (normal away from the 4th corner).
+  static constexpr int kFaces[4][3] = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}};
+  struct FaceKey {
+    std::array<uint32_t, 3> sorted;
+    glm::uvec3 wound;
+  };
+  std::vector<FaceKey> faces;
+  faces.reserve(size_t(model.tetCount()) * 4);
+  for (uint32_t t = 0; t < model.tetCount(); ++t)
+    for (const auto& f : kFaces) {
+      const glm::uvec3 w{model.tets[t][f[0]], model.tets[t][f[1]], model.tets[t][f[2]]};
+      std::array<uint32_t, 3> s{w.x, w.y, w.z};
+      std::sort(s.begin(), s.end());
+      faces.push_back({s, w});
     }
-    std::vector<uint8_t> onSurface(vertexCount, 0);
-    for (const glm::uvec3& t : model.boundaryTriangles) onSurface[t.x] = onSurface[t.y] = onSurface[t.z] = 1;
-    for (uint32_t v = 0; v < vertexCount; ++v)
-      if (onSurface[v]) model.surfaceVertices.push_back(v);
+  std::sort(faces.begin(), faces.end(), [](const FaceKey& a, const FaceKey& b) { return a.sorted < b.sorted; });
+  for (size_t i = 0; i < faces.size();) {
+    size_t j = i + 1;
+    while (j < faces.size() && faces[j].sorted == faces[i].sorted) ++j;
+    if (j - i == 1) model.boundaryTriangles.push_back(faces[i].wound);
+    i = j;
   }
+  std::vector<uint8_t> onSurface(model.vertexCount(), 0);
+  for (const glm::uvec3& t : model.boundaryTriangles) onSurface[t.x] = onSurface[t.y] = onSurface[t.z] = 1;
+  for (uint32_t v = 0; v < model.vertexCount(); ++v)
+    if (onSurface[v]) model.surfaceVertices.push_back(v);
+}
+
+}  // namespace
+
+Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuildOptions& options,
+                               ModelBuildReport* outReport) {
+  const auto start = std::chrono::steady_clock::now();
+  ModelBuildReport report;
+  if (bodies.empty()) return Error{"buildSimModel: no bodies given; load a mesh or choose a preset"};
+
+  SimModel model;
+  double minQuality = 1.0;
+  for (size_t b = 0; b < bodies.size(); ++b)
+    if (Status s = mergeBody(bodies[b], b, options, model, minQuality, report); !s) return s.error();
+  report.minQuality = float(minQuality);
+
+  // Colour order first: every per-tet and per-edge array is derived in it.
+  colorTets(model, report);
+  model.vertexTets = vertexTetsOf(model);
+  if (Status s = checkEveryVertexHasATet(model, bodies); !s) return s.error();
+  computeRestShape(model);
+  buildEdges(model, report);
+  colorVertices(model, report);
+  findBoundary(model);
 
   report.buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (outReport) *outReport = report;
