@@ -55,12 +55,7 @@ namespace {
   X(kDualBodyContacts, "avbd_dual_body_contacts")   \
   X(kSnapshot, "vbd_snapshot_color")                \
   X(kResidualRms, "vbd_residual_rms")
-#define TL_KERNEL_ENUM(id, name) id,
-#define TL_KERNEL_NAME(id, name) name,
-enum Kernel : size_t { TL_AVBD_KERNELS(TL_KERNEL_ENUM) };
-std::vector<std::string> kernelNames() { return {TL_AVBD_KERNELS(TL_KERNEL_NAME)}; }
-#undef TL_KERNEL_ENUM
-#undef TL_KERNEL_NAME
+TL_KERNEL_TABLE(TL_AVBD_KERNELS)
 
 class AvbdSolverGpu final : public GpuSolver {
  public:

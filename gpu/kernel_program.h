@@ -12,6 +12,16 @@
 #include "gpu/cl_context.h"
 #include "gpu/kernel_source.h"
 
+// A solver's kernel table from one X-macro list LIST(X) of X(id, "name"):
+// declares `enum Kernel` (the index KernelProgram::kernel takes) and
+// kernelNames() in the same order, so an index and its name cannot drift.
+// Use it once per .cpp, inside an anonymous namespace.
+#define TL_KERNEL_TABLE_ENUM_(id, name) id,
+#define TL_KERNEL_TABLE_NAME_(id, name) name,
+#define TL_KERNEL_TABLE(LIST)                          \
+  enum Kernel : size_t { LIST(TL_KERNEL_TABLE_ENUM_) }; \
+  std::vector<std::string> kernelNames() { return {LIST(TL_KERNEL_TABLE_NAME_)}; }
+
 namespace tetlab {
 
 class KernelProgram {

@@ -42,12 +42,7 @@ namespace {
   X(kChebyshev, "vbd_chebyshev")          \
   X(kSnapshot, "vbd_snapshot_color")      \
   X(kResidualRms, "vbd_residual_rms")
-#define TL_KERNEL_ENUM(id, name) id,
-#define TL_KERNEL_NAME(id, name) name,
-enum Kernel : size_t { TL_VBD_KERNELS(TL_KERNEL_ENUM) };
-std::vector<std::string> kernelNames() { return {TL_VBD_KERNELS(TL_KERNEL_NAME)}; }
-#undef TL_KERNEL_ENUM
-#undef TL_KERNEL_NAME
+TL_KERNEL_TABLE(TL_VBD_KERNELS)
 
 class VbdSolverGpu final : public GpuSolver {
  public:
