@@ -15,6 +15,7 @@
 #include "gpu/kernel_source.h"
 #include "gpu/launch.h"
 #include "gpu_test_context.h"
+#include "layout_probe.h"
 
 namespace tetlab {
 namespace {
@@ -45,16 +46,7 @@ uint32_t bits(float f) {
 
 TEST(PbLayoutProbe, DeviceStructsMatchTheHost) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  SourceLoader embedded = makeSourceLoader({});
-  SourceLoader loader = [&](const std::string& name) -> Result<std::string> {
-    if (name == "cl/pb_layout_probe.cl") return std::string(kProbe);
-    return embedded(name);
-  };
-  auto src = expandIncludes("cl/pb_layout_probe.cl", loader);
-  ASSERT_TRUE(src.ok()) << src.error().message;
-  auto built = buildProgram(ctx, src->text, "cl/pb_layout_probe.cl");
-  ASSERT_TRUE(built.ok()) << built.error().message;
-  auto kernel = createKernel(built->program, "pb_layout_probe", "cl/pb_layout_probe.cl");
+  auto kernel = test::buildProbeKernel(ctx, "pb_layout_probe", kProbe);
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
 
   clm::PbParams p{};

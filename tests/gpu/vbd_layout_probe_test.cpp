@@ -15,6 +15,7 @@
 #include "gpu/cl_program.h"
 #include "gpu/kernel_source.h"
 #include "gpu_test_context.h"
+#include "layout_probe.h"
 
 namespace tetlab {
 namespace {
@@ -51,16 +52,7 @@ __kernel void vbd_layout_probe(__global uint* out, const VbdStepParams v, const 
 
 TEST(VbdLayout, DeviceStructsMatchTheHost) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  SourceLoader embedded = makeSourceLoader({});
-  SourceLoader loader = [&](const std::string& name) -> Result<std::string> {
-    if (name == "cl/vbd_layout_probe.cl") return std::string(kProbe);
-    return embedded(name);
-  };
-  auto src = expandIncludes("cl/vbd_layout_probe.cl", loader);
-  ASSERT_TRUE(src.ok()) << src.error().message;
-  auto built = buildProgram(ctx, src->text, "cl/vbd_layout_probe.cl");
-  ASSERT_TRUE(built.ok()) << built.error().message;
-  auto kernel = createKernel(built->program, "vbd_layout_probe", "cl/vbd_layout_probe.cl");
+  auto kernel = test::buildProbeKernel(ctx, "vbd_layout_probe", kProbe);
   ASSERT_TRUE(kernel.ok()) << kernel.error().message;
 
   clm::VbdStepParams v{};
