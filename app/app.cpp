@@ -9,7 +9,7 @@
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/presets.h"
-#include "gpu/opencl_simulator.h"
+#include "gpu/solvers/opencl_simulator.h"
 
 namespace tetlab {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "gpu/cl_error.h"
+#include "gpu/cl/cl_error.h"
 
 namespace tetlab {
 

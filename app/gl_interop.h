@@ -2,7 +2,7 @@
 // The GL vertex buffer the renderer reads simulated surface positions from,
 // filled by OpenCL once per frame without the CPU embedding anything.
 // Which way the data travels is decided once, by chooseInteropPath
-// (gpu/gl_interop_policy.h), from queried capabilities:
+// (gpu/render/gl_interop_policy.h), from queried capabilities:
 //
 //   SharedBuffer        GL buffer ══ clCreateFromGLBuffer ══ CL buffer
 //                       frame: [glFinish] acquire ─► render_embed kernels ─► release [clFinish | clFlush]
@@ -12,7 +12,7 @@
 //                                        a GLsync fence placed behind the last draw reading it
 //                         BufferSubData: into a host vector, then glBufferSubData
 //
-// Buffer layout (both paths, see gpu/render_embedding.h): float4 positions of
+// Buffer layout (both paths, see gpu/render/render_embedding.h): float4 positions of
 // every render vertex, then float4 normals; SimView points its attributes at it.
 // Normals come from a CL gather kernel rather than derivative (dFdx/dFdy)
 // normals in the fragment shader: smooth shading identical to the CPU path,
@@ -28,10 +28,10 @@
 
 #include "app/gl_resources.h"
 #include "core/result.h"
-#include "gpu/cl_buffer.h"
-#include "gpu/cl_context.h"
-#include "gpu/gl_interop_policy.h"
-#include "gpu/render_embedding.h"
+#include "gpu/cl/cl_buffer.h"
+#include "gpu/cl/cl_context.h"
+#include "gpu/render/gl_interop_policy.h"
+#include "gpu/render/render_embedding.h"
 
 struct GLFWwindow;
 

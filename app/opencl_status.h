@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu/cl_devices.h"
+#include "gpu/cl/cl_devices.h"
 
 namespace tetlab {
 

@@ -20,7 +20,7 @@
 #include "core/sim/solver_settings.h"
 #include "core/sim/simulator.h"
 #include "core/sim/state_setup.h"
-#include "gpu/opencl_simulator.h"
+#include "gpu/solvers/opencl_simulator.h"
 
 namespace tetlab {
 namespace {

@@ -105,7 +105,7 @@ class SimView {
 
   // ---- Surfaces embedded on the device (app/gl_interop.h, OpenCL backend) ----
   // Draw positions and normals from `buffer`, laid out as float4 positions of
-  // all surfaces' render vertices then float4 normals (gpu/render_embedding.h);
+  // all surfaces' render vertices then float4 normals (gpu/render/render_embedding.h);
   // surfaceFirstVertex has surfaceCount() + 1 entries (the last is the total).
   // update() then neither embeds nor uploads surfaces (the bounds come from x);
   // pick() embeds the picked surface from the x it is given; call

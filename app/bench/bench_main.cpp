@@ -12,7 +12,7 @@
 #include "app/bench/conformance_mode.h"
 #include "app/conformance/conformance_search.h"
 #include "core/scene/enum_names.h"
-#include "gpu/cl_devices.h"
+#include "gpu/cl/cl_devices.h"
 
 namespace {
 

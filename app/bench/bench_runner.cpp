@@ -11,7 +11,7 @@
 #include "core/scene/scene_build.h"
 #include "core/sim/presets.h"
 #include "core/sim/simulator.h"
-#include "gpu/opencl_simulator.h"
+#include "gpu/solvers/opencl_simulator.h"
 
 namespace tetlab {
 namespace {

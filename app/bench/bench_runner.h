@@ -18,7 +18,7 @@
 #include "core/result.h"
 #include "core/sim/presets.h"
 #include "core/sim/step_settings.h"
-#include "gpu/cl_context.h"
+#include "gpu/cl/cl_context.h"
 
 namespace tetlab {
 

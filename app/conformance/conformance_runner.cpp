@@ -9,7 +9,7 @@
 #include "core/sim/energy.h"
 #include "core/sim/solver.h"
 #include "core/sim/stepper.h"
-#include "gpu/opencl_simulator.h"
+#include "gpu/solvers/opencl_simulator.h"
 
 namespace tetlab {
 namespace {

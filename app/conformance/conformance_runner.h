@@ -14,7 +14,7 @@
 
 #include "app/conformance/conformance_case.h"
 #include "core/sim/step_settings.h"
-#include "gpu/cl_context.h"
+#include "gpu/cl/cl_context.h"
 
 namespace tetlab {
 

@@ -3,7 +3,7 @@
 // shared layout's parameters (shaders/cl/common/pb_layout.clh: PbParams, the
 // PB_* family bits, PbAttachment), the lambda slots of each family, the body
 // constants in their device layout, and the tethers. The CPU reference
-// (constraints_projection.h) and the OpenCL script (gpu/position_based_gpu.cpp)
+// (constraints_projection.h) and the OpenCL script (gpu/solvers/position_based_gpu.cpp)
 // both fill their parameters here, so they cannot drift.
 #include <cstdint>
 #include <vector>

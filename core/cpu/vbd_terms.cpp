@@ -14,7 +14,7 @@ void VbdMaterialCache::refresh(const SimModel& model) {
     const NeoHookeanParameters nh = neoHookeanFromMaterial(model.materials[b]);
     bodies[b] = glm::vec4(nh.mu, nh.lambda, model.materials[b].damping, 0.0f);
   }
-  // glm::mat3 is column-major: DmInv[t][c] is column c (as gpu/device_state.cpp packs it).
+  // glm::mat3 is column-major: DmInv[t][c] is column c (as gpu/solvers/device_state.cpp packs it).
   dmInv.resize(3 * size_t(model.tetCount()));
   for (uint32_t t = 0; t < model.tetCount(); ++t)
     for (int c = 0; c < 3; ++c) dmInv[3 * size_t(t) + size_t(c)] = glm::vec4(model.DmInv[t][c], 0.0f);

@@ -34,7 +34,7 @@ static_assert(sizeof(clm::AvbdContactFrame) == 48);
 
 // Per-substep inputs of the shared assembly in the layouts the device uses,
 // refreshed every substep so UI edits take effect at the next substep (the
-// model itself never changes while stepping). gpu/vbd_family_gpu.cpp uploads
+// model itself never changes while stepping). gpu/solvers/vbd_family_gpu.cpp uploads
 // `bodies` and `edgeStiffness` from this cache, so both backends use
 // bit-identical constants.
 struct VbdMaterialCache {

@@ -7,7 +7,7 @@
 #include "core/scene/enum_names.h"
 #include "core/sim/energy.h"
 #include "core/sim/state_setup.h"
-#include "gpu/opencl_simulator.h"
+#include "gpu/solvers/opencl_simulator.h"
 
 namespace tetlab {
 

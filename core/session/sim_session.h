@@ -47,9 +47,9 @@
 #include "core/session/series.h"
 #include "core/sim/simulator.h"
 #include "core/sim/solver.h"
-#include "gpu/cl_context.h"
-#include "gpu/kernel_source.h"
-#include "gpu/profiler.h"
+#include "gpu/cl/cl_context.h"
+#include "gpu/cl/kernel_source.h"
+#include "gpu/cl/profiler.h"
 
 namespace tetlab {
 

@@ -12,7 +12,7 @@
 // coeff = 1 for p and -w_k for the k-th triangle corner
 // (shaders/cl/common/body_contact.clh).
 //
-// Layout (the device uses the same arrays, gpu/device_body_contacts.h):
+// Layout (the device uses the same arrays, gpu/solvers/device_body_contacts.h):
 //   slot s = index of p in SimModel::surfaceVertices: at most one contact per
 //   surface vertex, so the arrays have a fixed size and AVBD can warm-start a
 //   row that persists (same slot, same triangle) from one substep to the next.

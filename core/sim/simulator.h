@@ -1,7 +1,7 @@
 #pragma once
 // One simulator interface for both backends: the CPU reference
 // (CpuSimulator below: makeCpuSolver + stepSimulation) and OpenCL
-// (gpu/opencl_simulator.h). The window's SimSession (core/session/), `tetlab
+// (gpu/solvers/opencl_simulator.h). The window's SimSession (core/session/), `tetlab
 // run` and tetlab-bench all drive a backend through this and nothing else:
 //
 //   step(settings, diag) ─► readDiagnostics(diag) ─► [readEnergy] ─► readState / readPositions

@@ -1,6 +1,6 @@
 // Augmented Vertex Block Descent (Giles et al. 2025, Algorithm 1) on the
 // device; the CPU twin is core/cpu/avbd_solver.cpp + avbd_constraints.cpp.
-// One substep (host script gpu/avbd_solver_gpu.cpp):
+// One substep (host script gpu/solvers/avbd_solver_gpu.cpp):
 //
 //   avbd_begin_edges, avbd_begin_mouse, avbd_begin_vertices,  stabilisation offsets C*(x^t),
 //   avbd_begin_body_contacts          pin targets, contacts at x^t, warm start (Eq. 18, 19)

@@ -1,6 +1,6 @@
 // Body-contact detection on the device: the rule of
 // core/sim/body_contact_detection.h, run after step_predict in every substep.
-// Host script: gpu/body_contact_detection_gpu.cpp.
+// Host script: gpu/solvers/body_contact_detection_gpu.cpp.
 //
 // The broad phase is a uniform grid stored as a hash table built by counting
 // sort, so no dynamic allocation and no device-side sort of all entries:
@@ -35,10 +35,10 @@
 #include "common/layout.clh"
 
 #ifndef BC_GROUP
-#error "BC_GROUP (work-group size) must be set by the host (gpu/body_contact_detection_gpu.cpp)"
+#error "BC_GROUP (work-group size) must be set by the host (gpu/solvers/body_contact_detection_gpu.cpp)"
 #endif
 #ifndef BC_ITEMS
-#error "BC_ITEMS (elements per work-item) must be set by the host (gpu/body_contact_detection_gpu.cpp)"
+#error "BC_ITEMS (elements per work-item) must be set by the host (gpu/solvers/body_contact_detection_gpu.cpp)"
 #endif
 
 #define BC_NO_CONTACT 0xffffffffu

@@ -1,5 +1,5 @@
 // Energy of the device state, every frame, with a few bytes read back
-// (host script gpu/device_energy.cpp; the CPU twin is core/sim/energy.cpp,
+// (host script gpu/solvers/device_energy.cpp; the CPU twin is core/sim/energy.cpp,
 // which evaluates every term with the same .clh functions).
 //
 //   energy_vertices  per vertex:  (1/2 m |v|^2, -m g.x)          -> partials[vertexOffset + group]
@@ -24,7 +24,7 @@
 #define ENERGY_GROUP_SIZE 128  // a power of two; the host passes the one it launches with
 #endif
 
-// Bits of `terms` (gpu/device_energy.h EnergyTerm).
+// Bits of `terms` (gpu/solvers/device_energy.h EnergyTerm).
 #define ENERGY_TERM_NEO_HOOKEAN 1u
 #define ENERGY_TERM_TET_VOLUME 2u
 #define ENERGY_TERM_STRAIN 4u

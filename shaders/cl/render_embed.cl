@@ -1,4 +1,4 @@
-// The drawn surface follows the tets on the device (gpu/render_embedding.h;
+// The drawn surface follows the tets on the device (gpu/render/render_embedding.h;
 // the CPU twin is applyEmbedding / computeVertexNormals in core/mesh/embedding.cpp).
 // Both kernels write into ONE destination buffer, which is the GL vertex
 // buffer itself (shared path) or a CL buffer copied into it once (copy path):

@@ -1,5 +1,5 @@
 // Vertex Block Descent (Chen et al. 2024) on the device; the CPU twin is
-// core/cpu/vbd_solver.cpp. One substep (host script gpu/vbd_solver_gpu.cpp):
+// core/cpu/vbd_solver.cpp. One substep (host script gpu/solvers/vbd_solver_gpu.cpp):
 //
 //   vbd_init_guess                          per vertex (VBD Sec. 3.7)
 //   for iteration:

@@ -27,7 +27,7 @@
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"
 #include "core/sim/state_setup.h"
-#include "gpu/render_embedding.h"
+#include "gpu/render/render_embedding.h"
 #include "gl_test_window.h"
 #include "run_process.h"
 #include "tests/core/mesh_test_util.h"

@@ -1,5 +1,5 @@
 // The sandbox's energy plots on the OpenCL backend come from the device every
-// frame (gpu/device_energy.h), not from a full state read-back every 10th
+// frame (gpu/solvers/device_energy.h), not from a full state read-back every 10th
 // frame: one point per frame, the same numbers as the host's computeEnergy of
 // the downloaded state, and the same energy history as the CPU reference.
 // Also prints the per-frame cost of the device energy on two presets (a
@@ -15,9 +15,9 @@
 #include "core/session/sim_session.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/energy.h"
-#include "gpu/cl_context.h"
-#include "gpu/device_energy.h"
-#include "gpu/opencl_simulator.h"
+#include "gpu/cl/cl_context.h"
+#include "gpu/solvers/device_energy.h"
+#include "gpu/solvers/opencl_simulator.h"
 #include "tests/gpu/energy_rounding_bound.h"
 
 namespace tetlab {

@@ -12,7 +12,7 @@
 #include "core/session/sim_session.h"
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
-#include "gpu/cl_context.h"
+#include "gpu/cl/cl_context.h"
 
 namespace tetlab {
 namespace {

@@ -13,7 +13,7 @@
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/energy.h"
-#include "gpu/cl_context.h"
+#include "gpu/cl/cl_context.h"
 
 namespace tetlab {
 namespace {

@@ -1,4 +1,4 @@
-// GPU AVBD (gpu/avbd_solver_gpu.cpp, shaders/cl/avbd.cl) against the CPU
+// GPU AVBD (gpu/solvers/avbd_solver_gpu.cpp, shaders/cl/avbd.cl) against the CPU
 // reference (core/cpu/avbd_solver.cpp + avbd_constraints.cpp): 100 frames,
 // every vertex compared (relative error < 1e-4 of the body's size, see
 // vbd_parity_util.h), and, since both backends keep the rows in one layout

@@ -1,4 +1,4 @@
-// Body-contact detection on the device (gpu/body_contact_detection_gpu.h)
+// Body-contact detection on the device (gpu/solvers/body_contact_detection_gpu.h)
 // against the CPU detection (core/sim/body_contact_detection.h), which is the
 // rule: on the same prediction y both must choose the same triangle per slot
 // (ids exact), with normal and weights equal to float rounding, the same
@@ -17,9 +17,9 @@
 #include "core/model/model_builder.h"
 #include "core/sim/body_contact_detection.h"
 #include "core/sim/state_setup.h"
-#include "gpu/body_contact_detection_gpu.h"
-#include "gpu/device_state.h"
-#include "gpu/gpu_stepper.h"
+#include "gpu/solvers/body_contact_detection_gpu.h"
+#include "gpu/solvers/device_state.h"
+#include "gpu/solvers/gpu_stepper.h"
 #include "gpu_test_context.h"
 
 namespace tetlab {

@@ -14,7 +14,7 @@
 // until the predicted positions of a substep penetrate another body.
 //
 // The last test runs whole frames through OpenClSimulator (device detection,
-// gpu/body_contact_detection_gpu.h, then this pass) against the CPU stepper
+// gpu/solvers/body_contact_detection_gpu.h, then this pass) against the CPU stepper
 // with the same 1e-4 bound: detection picks the same rows from the same
 // positions, so the runs part only by rounding as long as no near-tie in the
 // choice of a contact triangle flips (body_contact_better's tolerance keeps
@@ -26,8 +26,8 @@
 #include <gtest/gtest.h>
 
 #include "core/sim/body_contact_detection.h"
-#include "gpu/device_body_contacts.h"
-#include "gpu/opencl_simulator.h"
+#include "gpu/solvers/device_body_contacts.h"
+#include "gpu/solvers/opencl_simulator.h"
 #include "tests/cpu/physics_scenes.h"
 #include "vbd_parity_util.h"
 

@@ -1,6 +1,6 @@
 // GPU VBD and AVBD body contacts (vbd_add_body_contacts in
-// shaders/cl/vbd_vertex.clh, gpu/vbd_solver_gpu.cpp; AVBD's rows in
-// shaders/cl/avbd.cl, gpu/avbd_solver_gpu.cpp) against the CPU references
+// shaders/cl/vbd_vertex.clh, gpu/solvers/vbd_solver_gpu.cpp; AVBD's rows in
+// shaders/cl/avbd.cl, gpu/solvers/avbd_solver_gpu.cpp) against the CPU references
 // (vbdAddBodyContacts in core/cpu/vbd_terms.cpp, AvbdConstraints) on contacts
 // detected on the host and uploaded, so the solver alone is compared: each substep both backends start from their own
 // state, the host predicts (xPrev = x, xInertial = x + h v + h^2 g) and detects
@@ -30,11 +30,11 @@
 #include "core/sim/solver.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
-#include "gpu/device_body_contacts.h"
-#include "gpu/device_state.h"
-#include "gpu/gpu_solver_factory.h"
-#include "gpu/opencl_simulator.h"
-#include "gpu/profiler.h"
+#include "gpu/solvers/device_body_contacts.h"
+#include "gpu/solvers/device_state.h"
+#include "gpu/solvers/gpu_solver_factory.h"
+#include "gpu/solvers/opencl_simulator.h"
+#include "gpu/cl/profiler.h"
 #include "gpu_test_context.h"
 #include "tests/cpu/physics_scenes.h"
 
@@ -315,7 +315,7 @@ FrameRun runBoth(const ClContext& ctx, const SimModel& model, const SolverSettin
 // The scene of BodyContactSolver.BlockComesToRestOnAnotherBody
 // (tests/cpu/body_contact_physics_test.cpp): a 10 cm block falls 2 cm onto a
 // slab and comes to rest. 60 frames through OpenClSimulator (the OpenCL
-// detection, gpu/body_contact_detection_gpu.h, and the VBD kernels) against
+// detection, gpu/solvers/body_contact_detection_gpu.h, and the VBD kernels) against
 // the CPU stepper; bound as above (a smooth, contracting contact solve: the
 // settling block is not chaotic, measured bit-exact on PoCL). With the toggle
 // off both let the block sink into the slab, so the contacts are what holds it.

@@ -2,7 +2,7 @@
 // lists (GPU preference, ranges, messages); the listing on the real driver.
 #include <gtest/gtest.h>
 
-#include "gpu/cl_devices.h"
+#include "gpu/cl/cl_devices.h"
 
 namespace tetlab {
 namespace {

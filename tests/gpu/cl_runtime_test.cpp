@@ -6,11 +6,11 @@
 #include <glm/vec4.hpp>
 #include <gtest/gtest.h>
 
-#include "gpu/cl_buffer.h"
-#include "gpu/cl_error.h"
-#include "gpu/cl_program.h"
-#include "gpu/kernel_source.h"
-#include "gpu/profiler.h"
+#include "gpu/cl/cl_buffer.h"
+#include "gpu/cl/cl_error.h"
+#include "gpu/cl/cl_program.h"
+#include "gpu/cl/kernel_source.h"
+#include "gpu/cl/profiler.h"
 #include "gpu_test_context.h"
 
 namespace tetlab {

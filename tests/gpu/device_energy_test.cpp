@@ -1,4 +1,4 @@
-// Device energy (gpu/device_energy.h) against its CPU twin computeEnergy
+// Device energy (gpu/solvers/device_energy.h) against its CPU twin computeEnergy
 // (core/sim/energy.cpp), per component, on states that exercise every term.
 //
 // Tolerance: tests/gpu/energy_rounding_bound.h derives it (float evaluation
@@ -21,8 +21,8 @@
 #include "core/sim/solver.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
-#include "gpu/device_energy.h"
-#include "gpu/device_state.h"
+#include "gpu/solvers/device_energy.h"
+#include "gpu/solvers/device_state.h"
 #include "energy_rounding_bound.h"
 #include "gpu_test_context.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Rounding bound for device energy (gpu/device_energy.h) vs computeEnergy
+// Rounding bound for device energy (gpu/solvers/device_energy.h) vs computeEnergy
 // (core/sim/energy.cpp) on the same state, per component. Shared by the GPU
 // test (tests/gpu/device_energy_test.cpp) and the sandbox test
 // (tests/app/sandbox_device_energy_test.cpp).
@@ -31,7 +31,7 @@
 #include "core/model/sim_model.h"
 #include "core/sim/solver_settings.h"
 #include "core/sim/state.h"
-#include "gpu/device_energy.h"
+#include "gpu/solvers/device_energy.h"
 
 namespace tetlab::test {
 

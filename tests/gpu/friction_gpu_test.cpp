@@ -6,7 +6,7 @@
 #include <string>
 #include <tuple>
 
-#include "gpu/opencl_simulator.h"
+#include "gpu/solvers/opencl_simulator.h"
 #include "gpu_test_context.h"
 #include "tests/friction_scenes.h"
 

@@ -10,7 +10,7 @@
 #include "core/model/model_builder.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
-#include "gpu/gpu_stepper.h"
+#include "gpu/solvers/gpu_stepper.h"
 #include "gpu_test_context.h"
 
 namespace tetlab {

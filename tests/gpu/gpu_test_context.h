@@ -4,7 +4,7 @@
 // OpenCL platform exists; on CI and dev machines PoCL is installed, so they run.
 #include <gtest/gtest.h>
 
-#include "gpu/cl_context.h"
+#include "gpu/cl/cl_context.h"
 
 namespace tetlab::test {
 

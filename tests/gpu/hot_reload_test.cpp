@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "gpu/cl_buffer.h"
-#include "gpu/kernel_source.h"
+#include "gpu/cl/cl_buffer.h"
+#include "gpu/cl/kernel_source.h"
 #include "gpu_test_context.h"
 
 namespace tetlab {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "gpu/cl_program.h"
+#include "gpu/cl/cl_program.h"
 
 namespace tetlab {
 namespace {

@@ -5,8 +5,8 @@
 // exactly as the real kernels do.
 #include <string>
 
-#include "gpu/cl_program.h"
-#include "gpu/kernel_source.h"
+#include "gpu/cl/cl_program.h"
+#include "gpu/cl/kernel_source.h"
 
 namespace tetlab::test {
 

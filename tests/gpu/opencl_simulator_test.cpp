@@ -11,7 +11,7 @@
 #include "core/sim/solver.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
-#include "gpu/opencl_simulator.h"
+#include "gpu/solvers/opencl_simulator.h"
 #include "gpu_test_context.h"
 
 namespace tetlab {

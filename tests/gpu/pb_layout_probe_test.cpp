@@ -10,10 +10,10 @@
 #include <gtest/gtest.h>
 
 #include "core/cpu/constraints_setup.h"
-#include "gpu/cl_buffer.h"
-#include "gpu/cl_program.h"
-#include "gpu/kernel_source.h"
-#include "gpu/launch.h"
+#include "gpu/cl/cl_buffer.h"
+#include "gpu/cl/cl_program.h"
+#include "gpu/cl/kernel_source.h"
+#include "gpu/cl/launch.h"
 #include "gpu_test_context.h"
 #include "layout_probe.h"
 

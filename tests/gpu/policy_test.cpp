@@ -1,8 +1,8 @@
 // The two pure device policies: GL interop path and work-group size.
 #include <gtest/gtest.h>
 
-#include "gpu/gl_interop_policy.h"
-#include "gpu/work_group_policy.h"
+#include "gpu/render/gl_interop_policy.h"
+#include "gpu/cl/work_group_policy.h"
 
 namespace tetlab {
 namespace {

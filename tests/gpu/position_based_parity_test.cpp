@@ -21,8 +21,8 @@
 #include "core/sim/solver.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
-#include "gpu/gpu_solver_factory.h"
-#include "gpu/gpu_stepper.h"
+#include "gpu/solvers/gpu_solver_factory.h"
+#include "gpu/solvers/gpu_stepper.h"
 #include "gpu_test_context.h"
 
 namespace tetlab {

@@ -17,7 +17,7 @@
 
 #include "core/mesh/embedding.h"
 #include "core/model/generators.h"
-#include "gpu/render_embedding.h"
+#include "gpu/render/render_embedding.h"
 #include "gpu_test_context.h"
 #include "tests/core/mesh_test_util.h"
 

@@ -3,8 +3,8 @@
 // reference compiling is no proof that the kernels will.
 #include <gtest/gtest.h>
 
-#include "gpu/cl_program.h"
-#include "gpu/kernel_source.h"
+#include "gpu/cl/cl_program.h"
+#include "gpu/cl/kernel_source.h"
 #include "gpu_test_context.h"
 #include "shaders/embedded_shaders.h"
 

@@ -7,10 +7,10 @@
 #include <glm/vec4.hpp>
 #include <gtest/gtest.h>
 
-#include "gpu/cl_buffer.h"
-#include "gpu/cl_program.h"
-#include "gpu/kernel_source.h"
-#include "gpu/work_group_policy.h"
+#include "gpu/cl/cl_buffer.h"
+#include "gpu/cl/cl_program.h"
+#include "gpu/cl/kernel_source.h"
+#include "gpu/cl/work_group_policy.h"
 #include "gpu_test_context.h"
 
 namespace tetlab {

@@ -9,7 +9,7 @@
 #include "core/cpu/xpbd_solver.h"
 #include "core/sim/presets.h"
 #include "core/sim/solver_settings.h"
-#include "gpu/opencl_simulator.h"
+#include "gpu/solvers/opencl_simulator.h"
 #include "gpu_test_context.h"
 #include "tests/com_height.h"
 

@@ -11,9 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "core/cpu/vbd_terms.h"
-#include "gpu/cl_buffer.h"
-#include "gpu/cl_program.h"
-#include "gpu/kernel_source.h"
+#include "gpu/cl/cl_buffer.h"
+#include "gpu/cl/cl_program.h"
+#include "gpu/cl/kernel_source.h"
 #include "gpu_test_context.h"
 #include "layout_probe.h"
 

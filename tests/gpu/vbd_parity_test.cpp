@@ -1,4 +1,4 @@
-// GPU VBD (gpu/vbd_solver_gpu.cpp, shaders/cl/vbd.cl) against the CPU
+// GPU VBD (gpu/solvers/vbd_solver_gpu.cpp, shaders/cl/vbd.cl) against the CPU
 // reference (core/cpu/vbd_solver.cpp): 100 frames, every vertex compared,
 // relative error < 1e-4 of the body's size on smooth scenes; contact scenes
 // with the bounds their sensitivity allows (reasoning and measurements in

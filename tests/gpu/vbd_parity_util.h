@@ -36,8 +36,8 @@
 #include "core/sim/energy.h"
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
-#include "gpu/gpu_solver_factory.h"
-#include "gpu/gpu_stepper.h"
+#include "gpu/solvers/gpu_solver_factory.h"
+#include "gpu/solvers/gpu_stepper.h"
 #include "gpu_test_context.h"
 
 namespace tetlab::test {
@@ -161,7 +161,7 @@ inline void attachMouse(VbdScene& s, std::vector<uint32_t> vertices, std::vector
 
 // Two vertices of the SAME colour near the beam's free end (x > 0.5 m): an
 // attachment on them makes the GPU take the mouse-offset snapshot path
-// (gpu/vbd_family_gpu.h). Empty when no colour has two such vertices.
+// (gpu/solvers/vbd_family_gpu.h). Empty when no colour has two such vertices.
 inline std::vector<uint32_t> sameColourTipPair(const SimModel& model) {
   const ColorRanges& colors = model.vertexColors;
   for (uint32_t c = 0; c < colors.count(); ++c) {

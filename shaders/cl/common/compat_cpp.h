@@ -9,7 +9,7 @@
 //   ... tetlab::clm::nh_energy_density(F, mu, lambda) ...
 //
 // It is never included from a .clh itself: the OpenCL build inlines every
-// #include textually (gpu/cl_program.h), and glm must not reach the device.
+// #include textually (gpu/cl/cl_program.h), and glm must not reach the device.
 // Rules for .clh code so both compilers agree:
 //   - float3 values only through TL_FLOAT3(x, y, z); no swizzles (.xyz: use
 //     TL_XYZ(v)), no vector literals, no implicit double (write 1.0f);

@@ -1,0 +1,177 @@
+#include "gpu/solvers/device_energy.h"
+
+#include <algorithm>
+#include <span>
+#include <string>
+
+#include "core/model/material.h"
+#include "gpu/cl/cl_error.h"
+#include "gpu/cl/launch.h"
+
+namespace tetlab {
+
+namespace {
+
+constexpr const char* kKernelFile = "cl/energy.cl";
+
+uint32_t floorPowerOfTwo(size_t n) {
+  uint32_t p = 1;
+  while (size_t(p) * 2 <= n && p < (1u << 30)) p *= 2;
+  return p;
+}
+
+bool sameMaterials(const std::vector<Material>& a, const std::vector<Material>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].youngsModulus != b[i].youngsModulus || a[i].poissonRatio != b[i].poissonRatio) return false;
+  return true;
+}
+
+cl_int launchGroups(const cl::CommandQueue& queue, const cl::Kernel& kernel, uint32_t groups, uint32_t groupSize) {
+  if (groups == 0) return CL_SUCCESS;
+  return queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(size_t(groups) * groupSize),
+                                    cl::NDRange(groupSize));
+}
+
+}  // namespace
+
+Result<DeviceEnergy> DeviceEnergy::create(const ClContext& ctx, const SimModel& model,
+                                          const KernelSourceOptions& kernels) {
+  if (model.tetCount() > 0 && model.materials.empty())
+    return Error{"device energy: the model has tets but no materials (build it with at least one body)"};
+  // The tree needs a power-of-two group the device runs; the kernels fix it at
+  // build time (reqd_work_group_size), so rebuild smaller if a kernel allows less.
+  uint32_t groupSize = floorPowerOfTwo(ctx.info.maxWorkGroupSize ? std::min<size_t>(ctx.info.maxWorkGroupSize,
+                                                                                    kPreferredGroupSize)
+                                                                 : kPreferredGroupSize);
+  for (;;) {
+    if (groupSize < 2)
+      return Error{"device energy: device '" + ctx.info.name +
+                   "' runs work-groups of fewer than 2 work-items; use the CPU reference for energy"};
+    auto program = KernelProgram::create(ctx, kernels, kKernelFile, {"energy_vertices", "energy_tets", "energy_edges"},
+                                         "-DENERGY_GROUP_SIZE=" + std::to_string(groupSize));
+    if (!program) return program.error();
+    size_t allowed = groupSize;
+    for (size_t k = 0; k < 3; ++k) {
+      size_t kernelMax = 0;
+      if (program->kernel(k).getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &kernelMax) == CL_SUCCESS &&
+          kernelMax > 0)
+        allowed = std::min(allowed, kernelMax);
+    }
+    if (allowed < groupSize) {
+      groupSize = floorPowerOfTwo(allowed);
+      continue;
+    }
+    DeviceEnergy energy(std::move(*program));
+    energy.groupSize_ = groupSize;
+    auto partials = DeviceBuffer<glm::vec4>::create(ctx.context, size_t(3) * kMaxGroups, CL_MEM_WRITE_ONLY,
+                                                    "energy partials");
+    if (!partials) return partials.error();
+    energy.partials_ = std::move(*partials);
+    energy.partialsHost_.reserve(size_t(3) * kMaxGroups);
+    if (Status st = energy.uploadMaterials(ctx, model); !st) return st.error();
+    return energy;
+  }
+}
+
+uint32_t DeviceEnergy::groupsFor(uint32_t count) const {
+  const uint32_t needed = (count + groupSize_ - 1) / groupSize_;
+  return std::min(needed, kMaxGroups);
+}
+
+uint32_t DeviceEnergy::itemsPerWorkItem(uint32_t count) const {
+  const uint32_t threads = groupsFor(count) * groupSize_;
+  return threads ? (count + threads - 1) / threads : 0;
+}
+
+// The same constants computeElasticEnergy derives per tet and per edge.
+Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model) {
+  bodiesHost_.clear();
+  for (const Material& material : model.materials) {
+    const NeoHookeanParameters nh = neoHookeanFromMaterial(material);
+    const LameParameters lame = lameFromYoungPoisson(material.youngsModulus, material.poissonRatio);
+    const double bulk = double(lame.lambda) + 2.0 * double(lame.mu) / 3.0;
+    bodiesHost_.emplace_back(nh.mu, nh.lambda, float(bulk), 0.0f);
+    bodiesHost_.emplace_back(material.youngsModulus, lame.mu, 0.0f, 0.0f);
+  }
+  stiffnessHost_.resize(model.edgeCount());
+  for (uint32_t e = 0; e < model.edgeCount(); ++e) {
+    const Material& material = model.materials[model.vertexBody[model.edges[e].x]];
+    stiffnessHost_[e] = edgeSpringStiffness(material.youngsModulus, model.edgeVolume[e], model.restLength[e]);
+  }
+  auto bodies = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, std::span<const glm::vec4>(bodiesHost_),
+                                                  CL_MEM_READ_ONLY, "energyBodies");
+  if (!bodies) return bodies.error();
+  auto stiffness = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, std::span<const float>(stiffnessHost_),
+                                                 CL_MEM_READ_ONLY, "energyEdgeStiffness");
+  if (!stiffness) return stiffness.error();
+  energyBodies_ = std::move(*bodies);
+  energyEdgeStiffness_ = std::move(*stiffness);
+  materials_ = model.materials;
+  return Ok{};
+}
+
+Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceState& device, const SimModel& model,
+                                           const SolverSettings& settings) {
+  if (device.vertexCount != model.vertexCount() || device.tetCount != model.tetCount() ||
+      device.edgeCount != model.edgeCount())
+    return Error{"device energy: the device state (" + std::to_string(device.vertexCount) + " vertices, " +
+                 std::to_string(device.tetCount) + " tets) does not hold this model (" +
+                 std::to_string(model.vertexCount()) + ", " + std::to_string(model.tetCount()) +
+                 "); rebuild the OpenCL simulator after loading"};
+  if (!sameMaterials(materials_, model.materials))
+    if (Status st = uploadMaterials(ctx, model); !st) return st.error();
+
+  const ConstraintToggles& on = settings.step.constraints;
+  const uint32_t terms = (on.neoHookean ? kEnergyTermNeoHookean : 0u) | (on.tetVolume ? kEnergyTermTetVolume : 0u) |
+                         (on.strainBased ? kEnergyTermStrain : 0u);
+  const uint32_t vertexGroups = groupsFor(device.vertexCount);
+  const uint32_t tetGroups = terms ? groupsFor(device.tetCount) : 0u;
+  const uint32_t edgeGroups = on.edges ? groupsFor(device.edgeCount) : 0u;
+  const uint32_t tetOffset = vertexGroups, edgeOffset = vertexGroups + tetGroups;
+  const cl::CommandQueue& queue = ctx.queue;
+
+  if (vertexGroups > 0) {
+    cl::Kernel& k = program_.kernel(0);
+    const glm::vec4 gravity(settings.step.gravity, 0.0f);
+    if (cl_int err = setKernelArgs(k, device.vertexCount, device.x, device.v, device.mass, gravity, partials_, 0u);
+        err != CL_SUCCESS)
+      return clError("device energy: setting energy_vertices arguments", err);
+    if (cl_int err = launchGroups(queue, k, vertexGroups, groupSize_); err != CL_SUCCESS)
+      return clError("device energy: launching energy_vertices", err);
+  }
+  if (tetGroups > 0) {
+    cl::Kernel& k = program_.kernel(1);
+    const PositionBasedConstraintParams& pb = settings.positionBased;
+    const glm::vec4 stretch(pb.stretchScale[0], pb.stretchScale[1], pb.stretchScale[2], 0.0f);
+    const glm::vec4 shear(pb.shearScale[0], pb.shearScale[1], pb.shearScale[2], 0.0f);
+    if (cl_int err = setKernelArgs(k, device.tetCount, device.x, device.tets, device.DmInv, device.restVolume,
+                                   device.tetBody, energyBodies_, terms, stretch, shear, partials_, tetOffset);
+        err != CL_SUCCESS)
+      return clError("device energy: setting energy_tets arguments", err);
+    if (cl_int err = launchGroups(queue, k, tetGroups, groupSize_); err != CL_SUCCESS)
+      return clError("device energy: launching energy_tets", err);
+  }
+  if (edgeGroups > 0) {
+    cl::Kernel& k = program_.kernel(2);
+    if (cl_int err = setKernelArgs(k, device.edgeCount, device.x, device.edges, device.restLength,
+                                   energyEdgeStiffness_, partials_, edgeOffset);
+        err != CL_SUCCESS)
+      return clError("device energy: setting energy_edges arguments", err);
+    if (cl_int err = launchGroups(queue, k, edgeGroups, groupSize_); err != CL_SUCCESS)
+      return clError("device energy: launching energy_edges", err);
+  }
+
+  partialsHost_.resize(size_t(edgeOffset) + edgeGroups);
+  if (cl_int err = partials_.download(queue, std::span<glm::vec4>(partialsHost_)); err != CL_SUCCESS)
+    return clError("device energy: reading the partial sums", err);
+  EnergyReport report;
+  for (const glm::vec4& p : partialsHost_) {
+    report.kinetic += double(p.x);
+    report.potential += double(p.y);
+    report.elastic += double(p.z);
+  }
+  return report;
+}
+
+}  // namespace tetlab

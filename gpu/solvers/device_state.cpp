@@ -1,0 +1,141 @@
+#include "gpu/solvers/device_state.h"
+
+namespace tetlab {
+
+namespace {
+
+template <class T>
+Status makeBuffer(const ClContext& ctx, DeviceBuffer<T>& out, std::span<const T> data, const char* name,
+                  cl_mem_flags flags = CL_MEM_READ_WRITE) {
+  auto b = DeviceBuffer<T>::fromHost(ctx.context, ctx.queue, data, flags, name);
+  if (!b) return b.error();
+  out = std::move(*b);
+  return Ok{};
+}
+
+template <class T>
+Status uploadOrResize(const ClContext& ctx, DeviceBuffer<T>& buf, const std::vector<T>& data, const char* name) {
+  if (buf.size() != data.size()) return makeBuffer<T>(ctx, buf, data, name);
+  return clCheck(buf.upload(ctx.queue, data), std::string("uploading ") + name);
+}
+
+template <class T>
+Status download(const ClContext& ctx, const DeviceBuffer<T>& buf, std::vector<T>& out, const char* name) {
+  out.resize(buf.size());
+  return clCheck(buf.download(ctx.queue, out), std::string("reading back ") + name);
+}
+
+Status checkState(const SimModel& model, const State& state) {
+  const size_t n = model.vertexCount();
+  if (state.x.size() != n || state.xPrev.size() != n || state.v.size() != n || state.xInertial.size() != n)
+    return Error{"device state upload: State has " + std::to_string(state.x.size()) + " positions but the model has " +
+                 std::to_string(n) + " vertices: create the State with makeState(model)"};
+  return Ok{};
+}
+
+}  // namespace
+
+size_t DeviceState::deviceBytes() const {
+  return x.bytes() + xPrev.bytes() + v.bytes() + xInertial.bytes() + lambda.bytes() + penalty.bytes() + mass.bytes() +
+         vertexBody.bytes() + tets.bytes() + DmInv.bytes() + restVolume.bytes() + tetBody.bytes() + edges.bytes() +
+         restLength.bytes() + edgeVolume.bytes() + vertexColorOrder.bytes() + vertexTetsOffsets.bytes() +
+         vertexTetsItems.bytes() + vertexEdgesOffsets.bytes() + vertexEdgesItems.bytes() + materials.bytes();
+}
+
+Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& model, const State& state) {
+  if (Status st = checkState(model, state); !st) return st.error();
+  DeviceState d;
+  d.vertexCount = model.vertexCount();
+  d.tetCount = model.tetCount();
+  d.edgeCount = model.edgeCount();
+  d.bodyCount = uint32_t(model.materials.size());
+  d.tetColors = model.tetColors;
+  d.edgeColors = model.edgeColors;
+  d.vertexColors = model.vertexColors;
+
+  // glm::mat3 is column-major: DmInv[t][c] is column c, the layout Mat3 (c0, c1, c2) expects.
+  std::vector<glm::vec4> dmInv(size_t(model.tetCount()) * 3);
+  for (uint32_t t = 0; t < model.tetCount(); ++t)
+    for (int c = 0; c < 3; ++c) dmInv[3 * t + c] = glm::vec4(model.DmInv[t][c], 0.0f);
+  std::vector<glm::vec4> materials;
+  for (const Material& m : model.materials)
+    materials.emplace_back(m.youngsModulus, m.poissonRatio, m.density, m.damping);
+
+  constexpr cl_mem_flags kRead = CL_MEM_READ_ONLY;
+  Status st = Ok{};
+  auto step = [&](Status s) {
+    if (st && !s) st = std::move(s);
+  };
+  step(makeBuffer<glm::vec4>(ctx, d.x, state.x, "x"));
+  step(makeBuffer<glm::vec4>(ctx, d.xPrev, state.xPrev, "xPrev"));
+  step(makeBuffer<glm::vec4>(ctx, d.v, state.v, "v"));
+  step(makeBuffer<glm::vec4>(ctx, d.xInertial, state.xInertial, "xInertial"));
+  step(makeBuffer<float>(ctx, d.lambda, state.lambda, "lambda"));
+  step(makeBuffer<float>(ctx, d.penalty, state.penalty, "penalty"));
+  step(makeBuffer<float>(ctx, d.mass, model.mass, "mass", kRead));
+  step(makeBuffer<uint32_t>(ctx, d.vertexBody, model.vertexBody, "vertexBody", kRead));
+  step(makeBuffer<glm::uvec4>(ctx, d.tets, model.tets, "tets", kRead));
+  step(makeBuffer<glm::vec4>(ctx, d.DmInv, dmInv, "DmInv", kRead));
+  step(makeBuffer<float>(ctx, d.restVolume, model.restVolume, "restVolume", kRead));
+  step(makeBuffer<uint32_t>(ctx, d.tetBody, model.tetBody, "tetBody", kRead));
+  step(makeBuffer<glm::uvec2>(ctx, d.edges, model.edges, "edges", kRead));
+  step(makeBuffer<float>(ctx, d.restLength, model.restLength, "restLength", kRead));
+  step(makeBuffer<float>(ctx, d.edgeVolume, model.edgeVolume, "edgeVolume", kRead));
+  step(makeBuffer<uint32_t>(ctx, d.vertexColorOrder, model.vertexColorOrder, "vertexColorOrder", kRead));
+  step(makeBuffer<uint32_t>(ctx, d.vertexTetsOffsets, model.vertexTets.offsets, "vertexTetsOffsets", kRead));
+  step(makeBuffer<uint32_t>(ctx, d.vertexTetsItems, model.vertexTets.items, "vertexTetsItems", kRead));
+  step(makeBuffer<uint32_t>(ctx, d.vertexEdgesOffsets, model.vertexEdges.offsets, "vertexEdgesOffsets", kRead));
+  step(makeBuffer<uint32_t>(ctx, d.vertexEdgesItems, model.vertexEdges.items, "vertexEdgesItems", kRead));
+  step(makeBuffer<glm::vec4>(ctx, d.materials, materials, "materials", kRead));
+  if (!st) return st.error();
+  auto contacts = createDeviceBodyContacts(ctx, model);
+  if (!contacts) return contacts.error();
+  d.bodyContacts = std::move(*contacts);
+  return d;
+}
+
+Status uploadState(const ClContext& ctx, DeviceState& device, const State& state) {
+  const size_t n = device.vertexCount;
+  if (state.x.size() != n || state.xPrev.size() != n || state.v.size() != n || state.xInertial.size() != n)
+    return Error{"device state upload: State has " + std::to_string(state.x.size()) +
+                 " positions but the device state has " + std::to_string(n) + " vertices"};
+  for (auto s : {clCheck(device.x.upload(ctx.queue, state.x), "uploading x"),
+                 clCheck(device.xPrev.upload(ctx.queue, state.xPrev), "uploading xPrev"),
+                 clCheck(device.v.upload(ctx.queue, state.v), "uploading v"),
+                 clCheck(device.xInertial.upload(ctx.queue, state.xInertial), "uploading xInertial"),
+                 uploadOrResize<float>(ctx, device.lambda, state.lambda, "lambda"),
+                 uploadOrResize<float>(ctx, device.penalty, state.penalty, "penalty")})
+    if (!s) return s;
+  return Ok{};
+}
+
+Status downloadState(const ClContext& ctx, const DeviceState& device, State& out) {
+  for (auto s : {download(ctx, device.x, out.x, "x"), download(ctx, device.xPrev, out.xPrev, "xPrev"),
+                 download(ctx, device.v, out.v, "v"), download(ctx, device.xInertial, out.xInertial, "xInertial"),
+                 download(ctx, device.lambda, out.lambda, "lambda"),
+                 download(ctx, device.penalty, out.penalty, "penalty")})
+    if (!s) return s;
+  return Ok{};
+}
+
+Status downloadPositions(const ClContext& ctx, const DeviceState& device, std::vector<glm::vec4>& outX) {
+  return download(ctx, device.x, outX, "x");
+}
+
+Status resetConstraintData(const ClContext& ctx, DeviceState& device, size_t lambdaCount, size_t penaltyCount,
+                           float penaltyValue) {
+  if (device.lambda.size() != lambdaCount) {
+    auto b = DeviceBuffer<float>::create(ctx.context, lambdaCount, CL_MEM_READ_WRITE, "lambda");
+    if (!b) return b.error();
+    device.lambda = std::move(*b);
+  }
+  if (device.penalty.size() != penaltyCount) {
+    auto b = DeviceBuffer<float>::create(ctx.context, penaltyCount, CL_MEM_READ_WRITE, "penalty");
+    if (!b) return b.error();
+    device.penalty = std::move(*b);
+  }
+  if (Status s = clCheck(device.lambda.fill(ctx.queue, 0.0f), "clearing lambda"); !s) return s;
+  return clCheck(device.penalty.fill(ctx.queue, penaltyValue), "filling penalty");
+}
+
+}  // namespace tetlab

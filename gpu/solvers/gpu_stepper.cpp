@@ -1,0 +1,99 @@
+#include "gpu/solvers/gpu_stepper.h"
+
+#include <cmath>
+
+#include "gpu/cl/cl_error.h"
+#include "gpu/cl/launch.h"
+
+namespace tetlab {
+
+namespace {
+constexpr uint32_t kAllFinite = 0xffffffffu;  // STEP_ALL_FINITE in step_common.cl
+}
+
+Result<GpuStepper> GpuStepper::create(const ClContext& ctx, const KernelSourceOptions& source) {
+  auto program = KernelProgram::create(ctx, source, "cl/step_common.cl",
+                                       {"step_predict", "step_velocity", "step_rollback"});
+  if (!program) return program.error();
+  const uint32_t init[2] = {kAllFinite, kAllFinite};
+  auto status = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, init, CL_MEM_READ_WRITE, "step status");
+  if (!status) return status.error();
+  auto contacts = BodyContactDetectorGpu::create(ctx, source);
+  if (!contacts) return contacts.error();
+  return GpuStepper(std::move(*program), std::move(*status), std::move(*contacts));
+}
+
+Status GpuStepper::enqueueBodyContacts(const ClContext& ctx, const SolverSettings& settings, DeviceState& s,
+                                       Profiler& profiler, StageId stage) {
+  if (settings.step.constraints.bodyContacts &&
+      bodyContactDetectionApplies(settings.bodyContacts, s.bodyCount, s.bodyContacts.slotCount)) {
+    detectedInto_ = &s.bodyContacts;
+    return contacts_.enqueue(ctx, settings.bodyContacts, s, profiler, stage);
+  }
+  if (detectedInto_ != &s.bodyContacts) return Ok{};
+  detectedInto_ = nullptr;
+  if (cl_int e = clearDeviceBodyContacts(ctx, s.bodyContacts); e != CL_SUCCESS)
+    return clError("clearing the body contacts", e);
+  return Ok{};
+}
+
+Status GpuStepper::enqueueStep(const ClContext& ctx, const SolverSettings& settings, GpuSolver& solver,
+                               DeviceState& s, Profiler& profiler) {
+  const int substeps = settings.step.substeps > 0 ? settings.step.substeps : 1;
+  const float h = settings.step.dt / float(substeps);
+  const glm::vec4 gravity(settings.step.gravity, 0.0f);
+  const float damping = std::exp(-settings.step.velocityDamping * h);
+  const StageId predictStage = profiler.addStage(Stage::Predict);
+  const StageId contactsStage = profiler.addStage(Stage::BodyContacts);
+  const StageId velocityStage = profiler.addStage(Stage::Velocity);
+  const size_t local = program_.localSize();
+  const uint32_t n = s.vertexCount;
+
+  if (cl_int e = status_.fill(ctx.queue, kAllFinite, 0, 1); e != CL_SUCCESS) return clError("clearing step status", e);
+  cl::Kernel& predict = program_.kernel(kPredict);
+  cl::Kernel& velocity = program_.kernel(kVelocity);
+  for (int sub = 0; sub < substeps; ++sub) {
+    cl_int e = setKernelArgs(predict, s.x, s.xPrev, s.xInertial, s.v, gravity, h, n, status_);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, predict, n, local, profiler.record(predictStage));
+    if (e != CL_SUCCESS) return clError("enqueueing step_predict", e);
+
+    if (Status st = enqueueBodyContacts(ctx, settings, s, profiler, contactsStage); !st) return st;
+
+    solver.recordResidual(sub == substeps - 1);  // the curve the CPU stepper keeps: the last substep's
+    if (e = solver.enqueueSubstep(ctx, settings, h, s, profiler); e != CL_SUCCESS)
+      return clError("enqueueing the solver substep", e);
+
+    e = setKernelArgs(velocity, s.x, s.xPrev, s.xInertial, s.v, gravity, h, damping, n, status_);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, velocity, n, local, profiler.record(velocityStage));
+    if (e != CL_SUCCESS) return clError("enqueueing step_velocity", e);
+    time_ += double(h);
+  }
+  cl::Kernel& rollback = program_.kernel(kRollback);
+  cl_int e = setKernelArgs(rollback, s.x, s.xPrev, s.v, n, status_);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, rollback, n, local, profiler.record(velocityStage));
+  if (e != CL_SUCCESS) return clError("enqueueing step_rollback", e);
+  return Ok{};
+}
+
+Result<int64_t> GpuStepper::readBadVertex(const ClContext& ctx) {
+  uint32_t sticky = kAllFinite;
+  if (cl_int e = status_.download(ctx.queue, std::span<uint32_t>(&sticky, 1), 1); e != CL_SUCCESS)
+    return clError("reading the step status", e);
+  if (cl_int e = status_.fill(ctx.queue, kAllFinite, 1, 1); e != CL_SUCCESS)
+    return clError("clearing the step status", e);
+  return sticky == kAllFinite ? int64_t(-1) : int64_t(sticky);
+}
+
+Result<BodyContactDetectionStats> GpuStepper::readBodyContactStats(const ClContext& ctx, const DeviceState& state) {
+  return contacts_.readStats(ctx, state.bodyContacts);
+}
+
+std::string GpuStepper::pollKernels() {
+  program_.poll();
+  contacts_.poll();
+  std::string log = program_.lastError();
+  if (!contacts_.lastError().empty()) log += (log.empty() ? "" : "\n") + contacts_.lastError();
+  return log;
+}
+
+}  // namespace tetlab

@@ -1,0 +1,247 @@
+#include "gpu/solvers/position_based_gpu.h"
+
+#include <algorithm>
+
+#include "gpu/cl/cl_error.h"
+#include "gpu/cl/launch.h"
+
+namespace tetlab {
+
+Result<std::unique_ptr<PositionBasedGpu>> PositionBasedGpu::create(const ClContext& ctx,
+                                                                   const KernelSourceOptions& source,
+                                                                   ProjectionMode mode) {
+  const bool xpbd = mode == ProjectionMode::Xpbd;
+  const std::string p = xpbd ? "xpbd_" : "pbd_";
+  std::vector<std::string> names;
+#define TETLAB_PB_KERNEL_NAME(e, name, inXpbd) \
+  if (!xpbd || (inXpbd)) names.push_back(p + (name));
+  TETLAB_PB_KERNELS(TETLAB_PB_KERNEL_NAME)
+#undef TETLAB_PB_KERNEL_NAME
+  auto program = KernelProgram::create(ctx, source, xpbd ? "cl/xpbd.cl" : "cl/pbd.cl", std::move(names));
+  if (!program) return program.error();
+  return std::unique_ptr<PositionBasedGpu>(new PositionBasedGpu(std::move(*program), mode));
+}
+
+Status PositionBasedGpu::reset(const ClContext& ctx, const SimModel& model, DeviceState& s) {
+  model_ = &model;
+  registeredWith_ = nullptr;
+  bodiesHost_.clear();
+  colliders_.forget();
+  const LambdaLayout layout = lambdaLayout(model);
+  if (Status st = resetConstraintData(ctx, s, layout.size, 0, 0.0f); !st) return st;
+  if (mode_ == ProjectionMode::Pbd) {
+    auto td = DeviceBuffer<glm::vec4>::create(ctx.context, size_t(model.tetCount()) * 4, CL_MEM_READ_WRITE, "tetDelta");
+    auto ed = DeviceBuffer<glm::vec4>::create(ctx.context, size_t(model.edgeCount()) * 2, CL_MEM_READ_WRITE, "edgeDelta");
+    if (!td) return td.error();
+    if (!ed) return ed.error();
+    tetDelta_ = std::move(*td);
+    edgeDelta_ = std::move(*ed);
+  }
+  // Sized for the model (one row per surface vertex); at least one element so
+  // a model without a surface still gets valid buffers.
+  auto row = DeviceBuffer<glm::vec4>::create(ctx.context, std::max<size_t>(1, model.surfaceVertices.size()),
+                                             CL_MEM_READ_WRITE, "bodyContactRow");
+  auto share = DeviceBuffer<float>::create(ctx.context, std::max<size_t>(1, model.vertexCount()), CL_MEM_READ_WRITE,
+                                           "bodyContactShare");
+  if (!row) return row.error();
+  if (!share) return share.error();
+  bodyContactRow_ = std::move(*row);
+  bodyContactShare_ = std::move(*share);
+  auto friction = DeviceBuffer<glm::vec4>::create(ctx.context, std::max<size_t>(1, model.vertexCount()),
+                                                  CL_MEM_READ_WRITE, "contactFriction");
+  if (!friction) return friction.error();
+  contactFriction_ = std::move(*friction);
+  return refreshPins(ctx, s);
+}
+
+Status PositionBasedGpu::refreshPins(const ClContext& ctx, DeviceState& s) {
+  // Tethers depend only on which vertices are pinned (w == 0): read x once.
+  State pins;
+  if (Status st = downloadPositions(ctx, s, pins.x); !st) return st;
+  std::vector<uint32_t> anchor;
+  std::vector<float> length;
+  buildTethers(*model_, pins, 0.0f, anchor, length);
+  haveTethers_ = !anchor.empty();
+  tetherSlack_ = 0.0f;
+  pinnedX_ = std::move(pins.x);
+  return uploadTethers(ctx, anchor, length);
+}
+
+Status PositionBasedGpu::uploadTethers(const ClContext& ctx, const std::vector<uint32_t>& anchor,
+                                       const std::vector<float>& length) {
+  auto a = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, anchor, CL_MEM_READ_ONLY, "tetherAnchor");
+  if (!a) return a.error();
+  auto l = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, length, CL_MEM_READ_ONLY, "tetherLength");
+  if (!l) return l.error();
+  tetherAnchor_ = std::move(*a);
+  tetherLength_ = std::move(*l);
+  return Ok{};
+}
+
+Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSettings& settings) {
+  // Body constants (materials editable in the UI).
+  packBodies(*model_, scratch_);
+  if (!sameBits(scratch_, bodiesHost_)) {
+    // A blocking upload waits for queued work: acceptable for a material
+    // edit, never the steady state.
+    auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "bodies");
+    if (!b) return b.error();
+    bodies_ = std::move(*b);
+    bodiesHost_ = scratch_;
+  }
+  // Colliders (the UI can move them).
+  if (Status st = colliders_.refresh(ctx, settings.colliders); !st) return st;
+  // Tethers with a new slack: rebuilt from the pinned set read at reset/refreshPins.
+  const float slack = settings.positionBased.tetherSlack;
+  if (families_.tethers && slack != tetherSlack_) {
+    State pins;
+    pins.x = pinnedX_;
+    std::vector<uint32_t> anchor;
+    std::vector<float> length;
+    buildTethers(*model_, pins, slack, anchor, length);
+    tetherSlack_ = slack;
+    if (Status st = uploadTethers(ctx, anchor, length); !st) return st;
+  }
+  return Ok{};
+}
+
+void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) {
+  stageInit_ = profiler.addStage(Stage::Init, "init guess");
+  stageTetColor_.clear();
+  for (uint32_t c = 0; c < s.tetColors.count(); ++c)
+    stageTetColor_.push_back(profiler.addStage(Stage::Solve, "solve tets c" + std::to_string(c)));
+  stageEdgeColor_.clear();
+  for (uint32_t c = 0; c < s.edgeColors.count(); ++c)
+    stageEdgeColor_.push_back(profiler.addStage(Stage::Solve, "solve edges c" + std::to_string(c)));
+  stageJacobi_ = profiler.addStage(Stage::Solve, "jacobi");
+  stageTethers_ = profiler.addStage(Stage::Solve, "tethers");
+  stageAttachment_ = profiler.addStage(Stage::Solve, "attachment");
+  stageBodyContacts_ = profiler.addStage(Stage::Solve, "body contact solve");  // "body contacts" is the detection
+  stageContacts_ = profiler.addStage(Stage::Collisions);
+  registeredWith_ = &profiler;
+}
+
+cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h,
+                                        DeviceState& s, Profiler& profiler) {
+  if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
+  if (registeredWith_ != &profiler) registerStages(profiler, s);
+  params_ = makePbParams(*model_, settings, mode_, h);
+  families_ = projectionFamilies(mode_, settings.step.constraints);
+  if (!uploadIfChanged(ctx, settings)) return CL_OUT_OF_RESOURCES;
+
+  // XPBD Alg. 1 line 4-5 / PBD Alg. 1 line 5: start from the inertial prediction.
+  cl_int e = ctx.queue.enqueueCopyBuffer(s.xInertial.buffer(), s.x.buffer(), 0, 0, s.x.bytes(), nullptr,
+                                         profiler.record(stageInit_));
+  if (e != CL_SUCCESS) return e;
+  if (mode_ == ProjectionMode::Xpbd) {
+    if ((e = s.lambda.fill(ctx.queue, 0.0f)) != CL_SUCCESS) return e;  // XPBD: lambda = 0 every substep
+  }
+  for (int it = 0; it < std::max(1, settings.step.iterations); ++it)
+    if ((e = enqueueIteration(ctx, settings, uint32_t(it), s, profiler)) != CL_SUCCESS) return e;
+  return CL_SUCCESS;
+}
+
+cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSettings& settings, uint32_t iteration,
+                                          DeviceState& s, Profiler& profiler) {
+  const ProjectionFamilies& f = families_;
+  const size_t local = program_.localSize();
+  clm::PbParams p = params_;
+  p.iteration = iteration;
+  const bool anyTet = (p.families & PB_TET_FAMILIES) != 0;
+  const bool jacobi = mode_ == ProjectionMode::Pbd && settings.pbd.scheme == PbdScheme::Jacobi;
+  cl_int e = CL_SUCCESS;
+
+  if (!jacobi) {
+    if (anyTet) {
+      cl::Kernel& k = program_.kernel(kTets);
+      for (uint32_t c = 0; c < s.tetColors.count() && e == CL_SUCCESS; ++c) {
+        const uint32_t begin = s.tetColors.begin(c), count = s.tetColors.end(c) - begin;
+        e = setKernelArgs(k, begin, count, s.x, s.xPrev, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_,
+                          s.lambda, p);
+        if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageTetColor_[c]));
+      }
+    }
+    if (f.edges) {
+      cl::Kernel& k = program_.kernel(kEdges);
+      for (uint32_t c = 0; c < s.edgeColors.count() && e == CL_SUCCESS; ++c) {
+        const uint32_t begin = s.edgeColors.begin(c), count = s.edgeColors.end(c) - begin;
+        e = setKernelArgs(k, begin, count, s.x, s.xPrev, s.edges, s.restLength, s.edgeVolume, s.vertexBody,
+                          bodies_, s.lambda, p);
+        if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageEdgeColor_[c]));
+      }
+    }
+  } else {
+    // Jacobi: every element reads the same x, so one launch each (no colours).
+    if (anyTet) {
+      cl::Kernel& k = program_.kernel(kJacobiTets);
+      e = setKernelArgs(k, s.tetCount, s.x, s.xPrev, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_, s.lambda, p,
+                        tetDelta_);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.tetCount, local, profiler.record(stageJacobi_));
+    }
+    if (f.edges && e == CL_SUCCESS) {
+      cl::Kernel& k = program_.kernel(kJacobiEdges);
+      e = setKernelArgs(k, s.edgeCount, s.x, s.xPrev, s.edges, s.restLength, s.edgeVolume, s.vertexBody, bodies_,
+                        s.lambda, p, edgeDelta_);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.edgeCount, local, profiler.record(stageJacobi_));
+    }
+    if ((anyTet || f.edges) && e == CL_SUCCESS) {
+      cl::Kernel& k = program_.kernel(kJacobiApply);
+      e = setKernelArgs(k, s.vertexCount, s.x, tetDelta_, edgeDelta_, s.vertexTetsOffsets, s.vertexTetsItems,
+                        s.vertexEdgesOffsets, s.vertexEdgesItems, p);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageJacobi_));
+    }
+  }
+  if (e != CL_SUCCESS) return e;
+
+  if (f.tethers && haveTethers_) {
+    cl::Kernel& k = program_.kernel(kTethers);
+    e = setKernelArgs(k, s.vertexCount, s.x, tetherAnchor_, tetherLength_);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageTethers_));
+    if (e != CL_SUCCESS) return e;
+  }
+  clm::PbAttachment mouse;
+  if (packAttachment(mouse_, mouse)) {
+    cl::Kernel& k = program_.kernel(kAttachment);
+    e = setKernelArgs(k, s.x, s.lambda, p, mouse);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, 1, 0, profiler.record(stageAttachment_));
+    if (e != CL_SUCCESS) return e;
+  }
+  // Launch nothing when the toggle is off, or when detection cannot find any
+  // (one body without self collision: core/sim/body_contact_detection.cpp).
+  const bool anyBodyContact = model_->materials.size() > 1 || settings.bodyContacts.selfCollision;
+  if (f.bodyContacts && anyBodyContact && s.bodyContacts.slotCount > 0)
+    if ((e = enqueueBodyContacts(ctx, s, profiler)) != CL_SUCCESS) return e;
+  if (f.collisions) {
+    cl::Kernel& k = program_.kernel(kContacts);
+    e = setKernelArgs(k, s.vertexCount, s.x, s.xPrev, colliders_.records, colliders_.count(),
+                      settings.positionBased.contactOffset, contactFriction_, iteration);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageContacts_));
+  }
+  return e;
+}
+
+cl_int PositionBasedGpu::enqueueBodyContacts(const ClContext& ctx, DeviceState& s, Profiler& profiler) {
+  DeviceBodyContacts& c = s.bodyContacts;
+  const size_t local = program_.localSize();
+  cl::Kernel& rows = program_.kernel(kBodyContactRows);
+  cl_int e = setKernelArgs(rows, c.slotCount, s.x, s.xPrev, c.ids, c.normal, c.weights, bodyContactRow_);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, rows, c.slotCount, local, profiler.record(stageBodyContacts_));
+  if (e != CL_SUCCESS) return e;
+  cl::Kernel& shares = program_.kernel(kBodyContactShares);
+  e = setKernelArgs(shares, s.vertexCount, s.x, c.weights, c.vertexCount, c.vertexItems, bodyContactRow_,
+                    bodyContactShare_);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, shares, s.vertexCount, local, profiler.record(stageBodyContacts_));
+  if (e != CL_SUCCESS) return e;
+  cl::Kernel& apply = program_.kernel(kBodyContactApply);
+  e = setKernelArgs(apply, s.vertexCount, s.x, c.ids, c.weights, c.vertexCount, c.vertexItems, bodyContactRow_,
+                    bodyContactShare_);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, apply, s.vertexCount, local, profiler.record(stageBodyContacts_));
+  return e;
+}
+
+std::string PositionBasedGpu::pollKernels() {
+  program_.poll();
+  return program_.lastError();
+}
+
+}  // namespace tetlab

@@ -1,0 +1,132 @@
+#include "gpu/solvers/vbd_family_gpu.h"
+
+#include <algorithm>
+
+#include "gpu/cl/cl_error.h"
+#include "gpu/cl/launch.h"
+
+namespace tetlab {
+
+namespace {
+
+bool sameMaterials(const std::vector<Material>& a, const std::vector<Material>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].youngsModulus != b[i].youngsModulus || a[i].poissonRatio != b[i].poissonRatio ||
+        a[i].density != b[i].density || a[i].damping != b[i].damping)
+      return false;
+  return true;
+}
+
+}  // namespace
+
+clm::VbdMouse packMouse(const Attachment& mouse, uint32_t vertexCount) {
+  clm::VbdMouse m{};
+  const size_t most = VBD_MAX_MOUSE_VERTICES;
+  m.vertices = uint32_t(std::min(mouse.vertices.size(), most));
+  m.slots = uint32_t(std::min({mouse.vertices.size(), mouse.weights.size(), most}));
+  bool inRange = mouse.vertices.size() <= most;
+  for (uint32_t k = 0; k < m.vertices; ++k) {
+    inRange = inRange && mouse.vertices[k] < vertexCount;
+    m.ids[k] = mouse.vertices[k] < vertexCount ? mouse.vertices[k] : 0u;
+  }
+  for (uint32_t k = 0; k < m.slots; ++k) m.weights[k] = mouse.weights[k];
+  if (!inRange) m.vertices = m.slots = 0;
+  m.target[0] = mouse.target.x;
+  m.target[1] = mouse.target.y;
+  m.target[2] = mouse.target.z;
+  m.stiffness = mouse.stiffness;
+  m.maxForce = mouse.maxForce;
+  m.active = mouse.active ? 1u : 0u;
+  return m;
+}
+
+Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
+  materials_.clear();
+  colliders.forget();
+  colorOfVertex_.assign(model.vertexCount(), 0u);
+  for (uint32_t c = 0; c < model.vertexColors.count(); ++c)
+    for (uint32_t k = model.vertexColors.begin(c); k < model.vertexColors.end(c); ++k)
+      colorOfVertex_[model.vertexColorOrder[k]] = c;
+  auto offset = DeviceBuffer<glm::vec4>::create(ctx.context, 1, CL_MEM_READ_WRITE, "mouseOffset");
+  if (!offset) return offset.error();
+  mouseOffset = std::move(*offset);
+  std::vector<uint32_t> colors = colorOfVertex_;
+  if (colors.empty()) colors.push_back(0u);  // OpenCL forbids empty buffers
+  auto co = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, colors, CL_MEM_READ_ONLY, "VBD colorOf");
+  if (!co) return co.error();
+  colorOf = std::move(*co);
+  return uploadMaterials(ctx, model);
+}
+
+Status VbdFamilyInputs::uploadMaterials(const ClContext& ctx, const SimModel& model) {
+  cache_.refresh(model);
+  auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, cache_.bodies, CL_MEM_READ_ONLY, "VBD bodies");
+  if (!b) return b.error();
+  auto k = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, cache_.edgeStiffness, CL_MEM_READ_ONLY,
+                                         "VBD edgeStiffness");
+  if (!k) return k.error();
+  bodies = std::move(*b);
+  edgeStiffness = std::move(*k);
+  materials_ = model.materials;
+  return Ok{};
+}
+
+Status VbdFamilyInputs::refresh(const ClContext& ctx, const SimModel& model, const Colliders& c) {
+  if (!sameMaterials(materials_, model.materials))
+    if (Status st = uploadMaterials(ctx, model); !st) return st;
+  return colliders.refresh(ctx, c);
+}
+
+Status VbdResidualRecorder::reset(const ClContext& ctx, uint32_t vertexCount) {
+  auto r = DeviceBuffer<float>::create(ctx.context, std::max<uint32_t>(vertexCount, 1u), CL_MEM_READ_WRITE,
+                                       "residual per vertex");
+  if (!r) return r.error();
+  residual = std::move(*r);
+  vertexCount_ = vertexCount;
+  recorded_ = 0;
+  on_ = false;
+  return Ok{};
+}
+
+cl_int VbdResidualRecorder::begin(const ClContext& ctx, int iterations) {
+  if (!on_) return CL_SUCCESS;
+  if (history_.size() < size_t(iterations)) {
+    auto h = DeviceBuffer<float>::create(ctx.context, size_t(iterations), CL_MEM_READ_WRITE, "residual history");
+    if (!h) return CL_OUT_OF_RESOURCES;
+    history_ = std::move(*h);
+  }
+  recorded_ = iterations;
+  return residual.fill(ctx.queue, -1.0f);
+}
+
+cl_int VbdResidualRecorder::reduce(const ClContext& ctx, cl::Kernel& rms, int it, Profiler& profiler,
+                                   StageId stage) {
+  if (!on_) return CL_SUCCESS;
+  cl_int e = setKernelArgs(rms, vertexCount_, residual, history_, uint32_t(it));
+  // One work-group of VBD_RESIDUAL_GROUP (64) items: the kernel's __local arrays.
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, rms, 64, 64, profiler.record(stage));
+  return e;
+}
+
+Result<std::vector<float>> VbdResidualRecorder::read(const ClContext& ctx) const {
+  std::vector<float> out(static_cast<size_t>(recorded_));
+  if (recorded_ > 0)
+    if (cl_int e = history_.download(ctx.queue, out); e != CL_SUCCESS) return clError("reading the residual", e);
+  return out;
+}
+
+bool VbdFamilyInputs::needsMouseSnapshot(const clm::VbdMouse& mouse, uint32_t color) const {
+  uint32_t first = 0;
+  bool seen = false;
+  for (uint32_t k = 0; k < mouse.slots; ++k) {
+    const uint32_t v = mouse.ids[k];
+    if (v >= colorOfVertex_.size() || colorOfVertex_[v] != color) continue;
+    if (seen && v != first) return true;
+    first = v;
+    seen = true;
+  }
+  return false;
+}
+
+}  // namespace tetlab

@@ -1,0 +1,95 @@
+#pragma once
+// Host-side inputs the GPU VBD and AVBD scripts share (gpu/solvers/vbd_solver_gpu.cpp,
+// gpu/solvers/avbd_solver_gpu.cpp): per-body material constants and per-edge spring
+// stiffnesses, the analytic colliders, and the mouse attachment as the
+// kernels' VbdMouse (shaders/cl/common/vbd_layout.clh). Material constants come from the CPU's own VbdMaterialCache, so
+// both backends use bit-identical constants. They and the colliders are
+// uploaded only when they change (a UI edit), never in the steady state.
+//
+// The mouse attachment couples vertices that need not share an element, so two
+// attached vertices may have the same colour. A work-item computing the offset
+// r = sum_j w_j x_j - target would then race with its colour-mate's update; for
+// such a colour the script first snapshots r into mouseOffset (one work-item)
+// and the solve reads that (VbdFamilyInputs::needsMouseSnapshot). With every
+// attached vertex in its own colour, the usual case (the vertices of one tet),
+// r is computed in the solve exactly as the CPU does.
+#include <cstdint>
+#include <vector>
+
+#include <CL/opencl.hpp>
+#include <glm/vec4.hpp>
+
+#include "core/cpu/vbd_terms.h"
+#include "core/model/sim_model.h"
+#include "core/result.h"
+#include "core/sim/colliders.h"
+#include "core/sim/state.h"
+#include "gpu/cl/cl_buffer.h"
+#include "gpu/cl/cl_context.h"
+#include "gpu/solvers/device_colliders.h"
+#include "gpu/cl/profiler.h"
+
+namespace tetlab {
+
+// The term bits (VBD_TERM_*) and the kernels' parameter structs (VbdMouse,
+// VbdStepParams, AvbdStepParams) are declared once in
+// shaders/cl/common/vbd_layout.clh, included here through core/cpu/vbd_terms.h.
+
+// The mouse attachment as the kernels' VbdMouse; vertices beyond the model or
+// beyond VBD_MAX_MOUSE_VERTICES leave no weighted slot (a GPU run cannot read
+// them), which setAttachment documents.
+clm::VbdMouse packMouse(const Attachment& mouse, uint32_t vertexCount);
+
+// The convergence curve of one substep on the device, for the VBD and AVBD
+// scripts (vbd_record_residual / vbd_residual_rms in shaders/cl/vbd_vertex.clh):
+// the solve kernels store each visited vertex's residual while recording, and
+// one small reduction per iteration appends its RMS to the history, so the
+// curve costs one launch per iteration of a recorded substep and one read of
+// `iterations` floats per step.
+class VbdResidualRecorder {
+ public:
+  Status reset(const ClContext& ctx, uint32_t vertexCount);
+  void record(bool on) { on_ = on; }
+  bool recording() const { return on_; }
+  // Before the iterations of a substep: if recording, every vertex unvisited
+  // (-1) and room for `iterations` values.
+  cl_int begin(const ClContext& ctx, int iterations);
+  // After iteration `it` of a recorded substep: its RMS into history[it]
+  // (profiled under `stage`; nothing launched or recorded otherwise).
+  cl_int reduce(const ClContext& ctx, cl::Kernel& rms, int it, Profiler& profiler, StageId stage);
+  // The last recorded substep's curve (blocking).
+  Result<std::vector<float>> read(const ClContext& ctx) const;
+
+  DeviceBuffer<float> residual;  // per vertex, the solve kernels' argument
+
+ private:
+  DeviceBuffer<float> history_;  // per iteration
+  uint32_t vertexCount_ = 0;
+  int recorded_ = 0;             // iterations of the last recorded substep
+  bool on_ = false;
+};
+
+class VbdFamilyInputs {
+ public:
+  Status reset(const ClContext& ctx, const SimModel& model);
+  // Re-uploads material constants and colliders when they changed (blocking,
+  // so only on an edit). Called at the start of every substep.
+  Status refresh(const ClContext& ctx, const SimModel& model, const Colliders& colliders);
+  // True when colour c holds two or more distinct attached vertices.
+  bool needsMouseSnapshot(const clm::VbdMouse& mouse, uint32_t color) const;
+
+  DeviceBuffer<glm::vec4> bodies;     // per body: (NH mu [Pa], NH lambda [Pa], damping k_d [s], 0)
+  DeviceBuffer<float> edgeStiffness;  // per edge: mass-spring k_e [N/m]
+  DeviceColliders colliders;         // the collider records (shaders/cl/common/colliders.clh)
+  DeviceBuffer<glm::vec4> mouseOffset;  // one float4: the snapshot of r
+  DeviceBuffer<uint32_t> colorOf;       // per vertex: its vertex colour (body-contact partner rule)
+
+ private:
+  Status uploadMaterials(const ClContext& ctx, const SimModel& model);
+
+  VbdMaterialCache cache_;
+  std::vector<Material> materials_;  // as last uploaded
+  std::vector<uint32_t> colorOfVertex_;
+};
+
+}  // namespace tetlab

@@ -1,0 +1,230 @@
+// VBD on the device: the enqueue script of one substep. It mirrors
+// VbdSolver::solveSubstep (core/cpu/vbd_solver.cpp) stage for stage:
+//
+//   vbd_init_guess                                       "vbd.init"
+//   for iteration n = 1..N:
+//     for colour c:  [vbd_snapshot_color]                "vbd.snapshot" (body contacts on, 1 colour)
+//                    [vbd_mouse_offset]                  "vbd.mouse"
+//                    vbd_solve_vertices_color            "vbd.solve.c<c>"
+//     [vbd_residual_rms] (last substep of a step)        "vbd.residual"
+//     [vbd_chebyshev with omega_n]                       "vbd.chebyshev"
+//
+// Solver-private device data (v^{t-1} for the adaptive guess, the two previous
+// Chebyshev iterates, the per-vertex contact flag, the body-contact partner
+// snapshot) lives in this class, not in
+// DeviceState: a solver switch drops it with the solver. Nothing is read back.
+// Body contacts read DeviceState::bodyContacts as filled for the substep (by
+// the device detection, or uploaded by a test); with the toggle off nothing is
+// launched for them and the term bit is clear.
+#include "gpu/solvers/vbd_solver_gpu.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <glm/geometric.hpp>
+
+#include "core/sim/body_contacts.h"
+#include "gpu/cl/cl_error.h"
+#include "gpu/cl/kernel_program.h"
+#include "gpu/cl/launch.h"
+#include "gpu/solvers/vbd_family_gpu.h"
+
+namespace tetlab {
+
+namespace {
+
+// The kernels of cl/vbd.cl: the enum and the name list from one table.
+#define TL_VBD_KERNELS(X)                 \
+  X(kInitGuess, "vbd_init_guess")         \
+  X(kMouseOffset, "vbd_mouse_offset")     \
+  X(kSolve, "vbd_solve_vertices_color")   \
+  X(kChebyshev, "vbd_chebyshev")          \
+  X(kSnapshot, "vbd_snapshot_color")      \
+  X(kResidualRms, "vbd_residual_rms")
+TL_KERNEL_TABLE(TL_VBD_KERNELS)
+
+class VbdSolverGpu final : public GpuSolver {
+ public:
+  explicit VbdSolverGpu(KernelProgram program) : program_(std::move(program)) {}
+
+  SolverKind kind() const override { return SolverKind::Vbd; }
+  Status reset(const ClContext& ctx, const SimModel& model, DeviceState& state) override;
+  cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
+                        Profiler& profiler) override;
+  void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }
+  std::string pollKernels() override {
+    program_.poll();
+    return program_.lastError();
+  }
+  bool measuresResidual() const override { return true; }
+  void recordResidual(bool on) override { residual_.record(on); }
+  Result<std::vector<float>> readResidualHistory(const ClContext& ctx) override { return residual_.read(ctx); }
+
+ private:
+  void registerStages(Profiler& profiler, const DeviceState& s);
+  cl_int enqueueColor(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
+                      const clm::VbdMouse& mouse, uint32_t terms, uint32_t c, Profiler& profiler);
+
+  KernelProgram program_;
+  const SimModel* model_ = nullptr;
+  VbdFamilyInputs inputs_;
+  VbdResidualRecorder residual_;
+  DeviceBuffer<glm::vec4> vLast_, chebyshevPrev1_, chebyshevPrev2_;
+  DeviceBuffer<uint32_t> inContact_;
+  DeviceBuffer<glm::vec4> snapshot_;  // body contacts: x of the colour being solved at its start
+  Attachment mouse_;
+
+  StageId stageInit_ = 0, stageMouse_ = 0, stageChebyshev_ = 0, stageSnapshot_ = 0, stageResidual_ = 0;
+  std::vector<StageId> stageColor_;
+  Profiler* registeredWith_ = nullptr;
+};
+
+Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceState& s) {
+  model_ = &model;
+  registeredWith_ = nullptr;
+  // VBD keeps no multipliers; drop another solver's so nothing stale survives a switch.
+  if (Status st = resetConstraintData(ctx, s, 0, 0, 0.0f); !st) return st;
+  if (Status st = inputs_.reset(ctx, model); !st) return st;
+  if (Status st = residual_.reset(ctx, model.vertexCount()); !st) return st;
+  const size_t n = model.vertexCount();
+  for (auto* b : {&vLast_, &chebyshevPrev1_, &chebyshevPrev2_, &snapshot_}) {
+    auto r = DeviceBuffer<glm::vec4>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD per-vertex data");
+    if (!r) return r.error();
+    *b = std::move(*r);
+  }
+  auto c = DeviceBuffer<uint32_t>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD inContact");
+  if (!c) return c.error();
+  inContact_ = std::move(*c);
+  // No v^{t-1} yet (w = 0): the first guess assumes free fall (common/vbd_initial_guess.clh).
+  cl_int e = vLast_.fill(ctx.queue, glm::vec4(0.0f));
+  if (e == CL_SUCCESS) e = chebyshevPrev1_.fill(ctx.queue, glm::vec4(0.0f));
+  if (e == CL_SUCCESS) e = chebyshevPrev2_.fill(ctx.queue, glm::vec4(0.0f));
+  if (e == CL_SUCCESS) e = inContact_.fill(ctx.queue, 0u);
+  return clCheck(e, "initialising the VBD solver data");
+}
+
+void VbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
+  stageInit_ = profiler.addStage(Stage::Init, "vbd.init");
+  stageMouse_ = profiler.addStage(Stage::Solve, "vbd.mouse");
+  stageSnapshot_ = profiler.addStage(Stage::Solve, "vbd.snapshot");
+  stageColor_.clear();
+  for (uint32_t c = 0; c < s.vertexColors.count(); ++c)
+    stageColor_.push_back(profiler.addStage(Stage::Solve, "vbd.solve.c" + std::to_string(c)));
+  stageChebyshev_ = profiler.addStage(Stage::Solve, "vbd.chebyshev");
+  stageResidual_ = profiler.addStage(Stage::Residual, "vbd.residual");
+  registeredWith_ = &profiler;
+}
+
+cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
+                                    Profiler& profiler) {
+  if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
+  if (registeredWith_ != &profiler) registerStages(profiler, s);
+  if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
+  const VbdParams& p = settings.vbd;
+  const ConstraintToggles& on = settings.step.constraints;
+  const clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
+  const bool mouseOn = mouse.active && mouse.slots > 0;
+  const uint32_t terms = (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (on.edges ? VBD_TERM_EDGES : 0u) |
+                         (on.collisions ? VBD_TERM_COLLISIONS : 0u) | (mouseOn ? VBD_TERM_MOUSE : 0u) |
+                         (p.accelerate ? VBD_TERM_ACCELERATE : 0u) | (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u) |
+                         (residual_.recording() ? VBD_TERM_RESIDUAL : 0u);
+  const size_t local = program_.localSize();
+  const uint32_t n = s.vertexCount;
+
+  // VBD Sec. 3.7: the initial guess (|g| from the host, as vbdInitialGuess computes it).
+  const glm::vec4 gravity(settings.step.gravity, glm::length(settings.step.gravity));
+  cl::Kernel& init = program_.kernel(kInitGuess);
+  const uint32_t takeSnapshot = (terms & VBD_TERM_BODY_CONTACTS) ? 1u : 0u;
+  cl_int e = setKernelArgs(init, n, s.x, s.v, vLast_, chebyshevPrev1_, gravity, h, uint32_t(p.initialGuess),
+                           uint32_t(p.accelerate ? 1u : 0u), snapshot_, takeSnapshot);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, local, profiler.record(stageInit_));
+
+  const int iterations = std::max(settings.step.iterations, 1);
+  if (e == CL_SUCCESS) e = residual_.begin(ctx, iterations);
+  float omega = 1.0f;
+  for (int it = 1; it <= iterations && e == CL_SUCCESS; ++it) {
+    for (uint32_t c = 0; c < s.vertexColors.count() && e == CL_SUCCESS; ++c)
+      e = enqueueColor(ctx, settings, h, s, mouse, terms, c, profiler);
+    if (e == CL_SUCCESS) e = residual_.reduce(ctx, program_.kernel(kResidualRms), it - 1, profiler, stageResidual_);
+    if (p.accelerate && e == CL_SUCCESS) {
+      omega = chebyshevOmega(it, p.chebyshevRho, omega);  // VBD Sec. 3.8
+      cl::Kernel& k = program_.kernel(kChebyshev);
+      const uint32_t overRelax = chebyshevOverRelaxes(it, iterations) ? 1u : 0u;
+      e = setKernelArgs(k, n, s.x, chebyshevPrev1_, chebyshevPrev2_, inContact_, omega, overRelax, snapshot_,
+                        takeSnapshot);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, local, profiler.record(stageChebyshev_));
+    }
+  }
+  return e;
+}
+
+cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
+                                  const clm::VbdMouse& mouse, uint32_t terms, uint32_t c, Profiler& profiler) {
+  const VbdParams& p = settings.vbd;
+  const size_t local = program_.localSize();
+  const uint32_t begin = s.vertexColors.begin(c), count = s.vertexColors.end(c) - begin;
+  // Body contacts: this launch refreshes the partner snapshot of the next colour
+  // (vbd.cl); a single-colour model copies its own colour in a launch before.
+  const bool bodyContacts = (terms & VBD_TERM_BODY_CONTACTS) != 0;
+  const uint32_t colors = s.vertexColors.count();
+  const bool ownSnapshot = bodyContacts && colors < 2;
+  const uint32_t nextColor = (c + 1) % colors;
+  const glm::uvec2 next = bodyContacts && !ownSnapshot
+                              ? glm::uvec2(s.vertexColors.begin(nextColor),
+                                           s.vertexColors.end(nextColor) - s.vertexColors.begin(nextColor))
+                              : glm::uvec2(0u);
+  if (count == 0 && next.y == 0) return CL_SUCCESS;
+  const bool snapshot = (terms & VBD_TERM_MOUSE) && inputs_.needsMouseSnapshot(mouse, c);
+  cl_int e = CL_SUCCESS;
+  if (ownSnapshot) {
+    cl::Kernel& k = program_.kernel(kSnapshot);
+    e = setKernelArgs(k, begin, count, s.vertexColorOrder, s.x, snapshot_);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageSnapshot_));
+    if (e != CL_SUCCESS) return e;
+  }
+  if (snapshot) {
+    cl::Kernel& k = program_.kernel(kMouseOffset);
+    e = setKernelArgs(k, s.x, mouse, inputs_.mouseOffset);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, 1, 0, profiler.record(stageMouse_));
+    if (e != CL_SUCCESS) return e;
+  }
+  clm::VbdStepParams sp{};
+  sp.h = h;
+  sp.contactStiffness = p.contactStiffness;
+  sp.contactThickness = p.contactThickness;
+  sp.frictionEpsilon = p.frictionEpsilon;
+  sp.determinantThreshold = p.determinantThreshold;
+  // VBD Sec. 3.5 on body contacts: (kappa / h^2, eps_v h), as VbdSolver::solveSubstep computes them.
+  sp.bodyStiffnessOverH2 = p.bodyContactStiffness / (h * h);
+  sp.bodyYEps = p.frictionEpsilon * h;
+  sp.terms = terms;
+  sp.safeguard = int(p.safeguard);
+  sp.begin = begin;
+  sp.count = count;
+  sp.color = c;
+  sp.nextBegin = next.x;
+  sp.nextCount = next.y;
+  sp.mouseFromOffset = snapshot ? 1u : 0u;
+  sp.colliderCount = inputs_.colliders.count();
+  const DeviceBodyContacts& bc = s.bodyContacts;
+  cl::Kernel& k = program_.kernel(kSolve);
+  e = setKernelArgs(k, sp, mouse, s.vertexColorOrder, s.x, s.xPrev, s.xInertial, s.tets, s.DmInv, s.restVolume,
+                    s.tetBody, s.vertexTetsOffsets, s.vertexTetsItems, s.edges, s.restLength, s.vertexEdgesOffsets,
+                    s.vertexEdgesItems, s.vertexBody, inputs_.bodies, inputs_.edgeStiffness,
+                    inputs_.colliders.records, inputs_.mouseOffset, inContact_, snapshot_,
+                    inputs_.colorOf, bc.ids, bc.normal, bc.weights, bc.vertexCount, bc.vertexItems,
+                    residual_.residual);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, std::max(count, next.y), local, profiler.record(stageColor_[c]));
+  return e;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GpuSolver>> makeVbdSolverGpu(const ClContext& ctx, const KernelSourceOptions& source) {
+  auto program = KernelProgram::create(ctx, source, "cl/vbd.cl", kernelNames());
+  if (!program) return program.error();
+  return std::unique_ptr<GpuSolver>(new VbdSolverGpu(std::move(*program)));
+}
+
+}  // namespace tetlab
