@@ -5,7 +5,7 @@
 
 #include <imgui.h>
 
-#include "app/colormap.h"
+#include "app/render/colormap.h"
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/presets.h"

@@ -20,21 +20,21 @@
 #include <vector>
 
 #include "app/app_options.h"
-#include "app/camera.h"
-#include "app/frame_timer.h"
-#include "app/gl_interop.h"
-#include "app/imgui_layer.h"
-#include "app/obj_export.h"
-#include "app/offscreen_target.h"
-#include "app/recording.h"
-#include "app/renderer.h"
-#include "app/scene_panel.h"
-#include "app/screenshot.h"
+#include "app/render/camera.h"
+#include "app/ui/frame_timer.h"
+#include "app/render/gl_interop.h"
+#include "app/ui/imgui_layer.h"
+#include "app/output/obj_export.h"
+#include "app/render/offscreen_target.h"
+#include "app/output/recording.h"
+#include "app/render/renderer.h"
+#include "app/ui/scene_panel.h"
+#include "app/output/screenshot.h"
 #include "core/session/sim_session.h"
-#include "app/ui_panel.h"
-#include "app/view_modes.h"
-#include "app/view_panel.h"
-#include "app/view_scene.h"
+#include "app/ui/ui_panel.h"
+#include "app/render/view_modes.h"
+#include "app/ui/view_panel.h"
+#include "app/render/view_scene.h"
 #include "app/window.h"
 #include "core/result.h"
 #include "core/scene/scene_build.h"
@@ -128,7 +128,7 @@ class App {
   std::vector<PresetEntry> presets_;
   std::optional<ClContext> clContext_;
   // OpenCL backend drawing: surfaces embedded on the device into a GL buffer
-  // (shared or copied, see app/gl_interop.h). Declared after clContext_ and
+  // (shared or copied, see app/render/gl_interop.h). Declared after clContext_ and
   // session_: destroyed before them, since both keep CL objects of theirs.
   std::unique_ptr<RenderEmbedding> renderEmbed_;
   std::unique_ptr<RenderPositionsBuffer> renderPositions_;

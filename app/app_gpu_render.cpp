@@ -1,6 +1,6 @@
 // The OpenCL backend's drawing path: once the session runs on OpenCL, the
 // render surfaces are embedded on the device (gpu/render/render_embedding.h) into the
-// GL buffer SimView draws from (app/gl_interop.h), so positions never make a
+// GL buffer SimView draws from (app/render/gl_interop.h), so positions never make a
 // host round trip for drawing. It follows the session's backend, whichever
 // way that changed (panel, key, or the session's own fallback to the CPU for
 // a solver without kernels), and a failure just leaves the CPU embedding on.

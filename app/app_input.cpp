@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "app/app.h"
-#include "app/picking.h"
+#include "app/render/picking.h"
 #include "core/sim/collider_records.h"
 
 namespace tetlab {

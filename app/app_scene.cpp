@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "app/app.h"
-#include "app/asset_paths.h"
+#include "app/commands/asset_paths.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/presets.h"
 

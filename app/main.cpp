@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "app/app.h"
-#include "app/cli.h"
+#include "app/commands/cli.h"
 
 int main(int argc, char** argv) {
   tetlab::CliOutcome cli = tetlab::parseCommandLine(argc, argv);

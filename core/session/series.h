@@ -1,7 +1,7 @@
 #pragma once
 // A live number over time (energy, residual, step time): a fixed ring of the
 // last kCapacity samples. Plain C++ so SimSession fills it without a window
-// and tests read it; app/plots.h draws it with ImGui.
+// and tests read it; app/ui/plots.h draws it with ImGui.
 #include <array>
 #include <cstddef>
 

@@ -12,7 +12,7 @@
 // and written into one float4 destination of 2 x renderVertexCount() entries
 // (positions, then normals; see shaders/cl/render_embed.cl). The destination
 // is whatever cl::Buffer the caller passes: a plain CL buffer (copy path) or
-// one created from the GL vertex buffer (shared path, app/gl_interop.h).
+// one created from the GL vertex buffer (shared path, app/render/gl_interop.h).
 #include <cstdint>
 #include <span>
 #include <vector>

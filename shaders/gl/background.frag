@@ -1,6 +1,6 @@
 #version 330 core
 // Vertical gradient, interpolated in display (sRGB) space so that
-// backgroundColorAt() in app/renderer.h can reproduce it exactly for tests.
+// backgroundColorAt() in app/render/renderer.h can reproduce it exactly for tests.
 in vec2 vUv;
 uniform vec3 uTopColor;
 uniform vec3 uBottomColor;

@@ -1,5 +1,5 @@
 #version 330 core
-// Tet faces as a triangle soup (app/view_geometry.h CellVertex): every corner
+// Tet faces as a triangle soup (app/render/view_geometry.h CellVertex): every corner
 // knows which corner it is (barycentric id) and the field at all three corners.
 layout(location = 0) in vec3 aPosition;
 layout(location = 1) in vec3 aNormal;

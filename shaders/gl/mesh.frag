@@ -22,7 +22,7 @@ uniform vec3 uGroundColor;    // linear
 uniform float uShininess;
 uniform float uSpecular;
 uniform int uColorMode;       // 0 = uAlbedo, 1 = colour map of vScalar over uRange
-uniform vec3 uColormap[9];    // sRGB keys at t = i / 8 (app/colormap.cpp)
+uniform vec3 uColormap[9];    // sRGB keys at t = i / 8 (app/render/colormap.cpp)
 uniform vec2 uRange;          // (min, max) of the colour map
 uniform int uClipEnabled;     // 1: discard where dot(uClipPlane.xyz, p) > uClipPlane.w
 uniform vec4 uClipPlane;

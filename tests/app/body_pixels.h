@@ -7,7 +7,7 @@
 
 #include <stb_image.h>
 
-#include "app/ui_panel.h"
+#include "app/ui/ui_panel.h"
 
 namespace tetlab::test {
 

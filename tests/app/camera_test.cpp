@@ -8,9 +8,9 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
 
-#include "app/camera.h"
-#include "app/offscreen_target.h"
-#include "app/ui_panel.h"
+#include "app/render/camera.h"
+#include "app/render/offscreen_target.h"
+#include "app/ui/ui_panel.h"
 
 namespace tetlab {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "app/asset_paths.h"
+#include "app/commands/asset_paths.h"
 #include "app/window.h"
 #include "run_process.h"
 

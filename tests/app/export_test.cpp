@@ -10,8 +10,8 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/mesh_geometry.h"
-#include "app/obj_export.h"
+#include "app/render/mesh_geometry.h"
+#include "app/output/obj_export.h"
 #include "core/mesh/obj_loader.h"
 
 namespace tetlab {

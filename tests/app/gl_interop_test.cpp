@@ -1,4 +1,4 @@
-// Simulated positions into the GL vertex buffer (app/gl_interop.h), end to
+// Simulated positions into the GL vertex buffer (app/render/gl_interop.h), end to
 // end on a real GL context (llvmpipe under Xvfb) and OpenCL (PoCL, which has
 // no cl_khr_gl_sharing, so the copy paths run here; the shared path's choice
 // is checked through the pure policy). The tets are moved by an affine map;
@@ -17,10 +17,10 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "app/gl_interop.h"
-#include "app/offscreen_target.h"
-#include "app/renderer.h"
-#include "app/view_scene.h"
+#include "app/render/gl_interop.h"
+#include "app/render/offscreen_target.h"
+#include "app/render/renderer.h"
+#include "app/render/view_scene.h"
 #include "app/window.h"
 #include "core/mesh/embedding.h"
 #include "core/mesh/obj_loader.h"

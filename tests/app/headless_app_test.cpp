@@ -7,8 +7,8 @@
 
 #include <stb_image.h>
 
-#include "app/renderer.h"
-#include "app/ui_panel.h"
+#include "app/render/renderer.h"
+#include "app/ui/ui_panel.h"
 #include "run_process.h"
 
 namespace tetlab {

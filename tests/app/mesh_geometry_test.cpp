@@ -7,7 +7,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/mesh_geometry.h"
+#include "app/render/mesh_geometry.h"
 
 namespace tetlab {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/commands.h"
+#include "app/commands/commands.h"
 
 namespace tetlab {
 namespace {

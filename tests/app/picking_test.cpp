@@ -12,8 +12,8 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/mesh_geometry.h"
-#include "app/picking.h"
+#include "app/render/mesh_geometry.h"
+#include "app/render/picking.h"
 #include "core/mesh/embedding.h"
 #include "core/mesh/obj_loader.h"
 #include "core/model/generators.h"

@@ -25,7 +25,7 @@
 #include "tests/app/app_test_util.h"
 #include "tests/app/body_pixels.h"
 #include "app/app.h"
-#include "app/cli.h"
+#include "app/commands/cli.h"
 #include "core/sim/collider_records.h"
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <string>
 
-#include "app/recording.h"
+#include "app/output/recording.h"
 
 namespace tetlab {
 namespace {

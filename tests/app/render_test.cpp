@@ -6,10 +6,10 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "app/mesh_geometry.h"
-#include "app/offscreen_target.h"
-#include "app/renderer.h"
-#include "app/shader_program.h"
+#include "app/render/mesh_geometry.h"
+#include "app/render/offscreen_target.h"
+#include "app/render/renderer.h"
+#include "app/render/shader_program.h"
 #include "app/window.h"
 #include "gl_test_window.h"
 #include "run_process.h"

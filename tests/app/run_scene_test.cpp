@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "app/run_command.h"
+#include "app/commands/run_command.h"
 #include "csv_column.h"
 #include "run_process.h"
 

@@ -18,7 +18,7 @@
 #include "tests/app/app_test_util.h"
 #include "tests/app/body_pixels.h"
 #include "app/app.h"
-#include "app/picking.h"
+#include "app/render/picking.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/state_setup.h"
 #include "run_process.h"

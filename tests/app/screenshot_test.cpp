@@ -8,8 +8,8 @@
 
 #include <stb_image.h>
 
-#include "app/frame_timer.h"
-#include "app/screenshot.h"
+#include "app/ui/frame_timer.h"
+#include "app/output/screenshot.h"
 
 namespace tetlab {
 namespace {

@@ -12,8 +12,8 @@
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
 
-#include "app/colormap.h"
-#include "app/view_fields.h"
+#include "app/render/colormap.h"
+#include "app/render/view_fields.h"
 #include "core/mesh/embedding.h"
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"

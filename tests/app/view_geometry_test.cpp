@@ -8,7 +8,7 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/view_geometry.h"
+#include "app/render/view_geometry.h"
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"
 

@@ -17,12 +17,12 @@
 #include <glm/trigonometric.hpp>
 #include <imgui.h>
 
-#include "app/colormap.h"
-#include "app/imgui_layer.h"
-#include "app/view_panel.h"
-#include "app/offscreen_target.h"
-#include "app/renderer.h"
-#include "app/view_scene.h"
+#include "app/render/colormap.h"
+#include "app/ui/imgui_layer.h"
+#include "app/ui/view_panel.h"
+#include "app/render/offscreen_target.h"
+#include "app/render/renderer.h"
+#include "app/render/view_scene.h"
 #include "app/window.h"
 #include "core/scene/scene_build.h"
 #include "core/scene/scene_json.h"

@@ -10,13 +10,13 @@
 
 #include <filesystem>
 
-#include "app/colormap.h"
-#include "app/obj_export.h"
+#include "app/render/colormap.h"
+#include "app/output/obj_export.h"
 #include "core/mesh/obj_loader.h"
-#include "app/offscreen_target.h"
-#include "app/picking.h"
-#include "app/renderer.h"
-#include "app/view_scene.h"
+#include "app/render/offscreen_target.h"
+#include "app/render/picking.h"
+#include "app/render/renderer.h"
+#include "app/render/view_scene.h"
 #include "app/window.h"
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"

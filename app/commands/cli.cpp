@@ -1,0 +1,407 @@
+// Command-line parsing with CLI11. Usage errors print one readable line and
+// exit 2; runtime failures (missing file, no device) exit 1; --help and
+// --version exit 0. Subcommands are registered in registerSubcommands().
+#include "app/commands/cli.h"
+
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+
+#include "app/commands/asset_paths.h"
+#include "app/commands/commands.h"
+#include "app/commands/run_command.h"
+#include "app/ui/ui_panel.h"
+#include "core/scene/enum_names.h"
+
+namespace tetlab {
+
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr int kExitFailure = 1;
+
+// A subcommand sets this when it is selected; it runs after parsing succeeds.
+using SubcommandRun = std::function<int()>;
+
+// A scene argument as typed, else NAME, NAME.json, scenes/NAME(.json) in each asset folder.
+Result<std::filesystem::path> resolveScenePath(const std::string& typed,
+                                               const std::vector<std::filesystem::path>& assetDirs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path given(typed);
+  if (fs::exists(given, ec)) {
+    if (fs::is_directory(given, ec))
+      return Error{"cannot open scene '" + typed + "': it is a folder: give a .json scene file"};
+    return given;
+  }
+  if (given.is_relative()) {
+    for (const fs::path& dir : assetDirs)
+      for (const fs::path& candidate : {dir / given, dir / "scenes" / given, dir / "scenes" / (typed + ".json")})
+        if (fs::is_regular_file(candidate, ec)) return candidate;
+  }
+  return Error{"cannot open scene '" + typed + "': no such file: check the path (presets: assets/scenes/*.json)"};
+}
+
+// The flags that override a scene (core/scene/scene_overrides.h), shared by the
+// window and `tetlab run`: a flag overrides only when given, so its presence is
+// read from its CLI::Option, not from its value.
+struct OverrideFlags {
+  float dt = 0.0f, youngs = 0.0f, poisson = 0.0f, density = 0.0f;
+  int substeps = 0, iterations = 0;
+  uint64_t seed = 0;
+  CLI::Option *dtOpt = nullptr, *substepsOpt = nullptr, *iterationsOpt = nullptr, *youngsOpt = nullptr,
+              *poissonOpt = nullptr, *densityOpt = nullptr, *seedOpt = nullptr;
+
+  SceneOverrides given() const {
+    SceneOverrides o;
+    if (dtOpt->count()) o.dt = dt;
+    if (substepsOpt->count()) o.substeps = substeps;
+    if (iterationsOpt->count()) o.iterations = iterations;
+    if (youngsOpt->count()) o.youngs = youngs;
+    if (poissonOpt->count()) o.poisson = poisson;
+    if (densityOpt->count()) o.density = density;
+    if (seedOpt->count()) o.seed = seed;
+    return o;
+  }
+};
+
+void addOverrideFlags(CLI::App& app, OverrideFlags& f) {
+  f.dtOpt = app.add_option("--dt", f.dt, "Override the frame time step [s]")->option_text("S");
+  f.substepsOpt = app.add_option("--substeps", f.substeps, "Override the substeps per frame")->option_text("K");
+  f.iterationsOpt =
+      app.add_option("--iterations", f.iterations, "Override the iterations per substep")->option_text("I");
+  f.youngsOpt = app.add_option("--youngs", f.youngs, "Override every body's Young's modulus [Pa]")->option_text("E");
+  f.poissonOpt = app.add_option("--poisson", f.poisson, "Override every body's Poisson ratio [-]")->option_text("NU");
+  f.densityOpt =
+      app.add_option("--density", f.density, "Override every body's density [kg/m^3]")->option_text("RHO");
+  f.seedOpt = app.add_option("--seed", f.seed, "Override the scene's random seed")->option_text("N");
+}
+
+// `tetlab inspect FILE [--target-tets N] [--json]`: the mesh pipeline report
+// (app/commands/inspect_command.cpp). FILE is also looked up in assets/ like --mesh.
+void addInspectSubcommand(CLI::App& cli, SubcommandRun& outRun) {
+  auto args = std::make_shared<InspectArgs>();
+  CLI::App* inspect =
+      cli.add_subcommand("inspect", "Load, check and tetrahedralize a mesh without a window, and report every stage");
+  inspect->add_option("file", args->file, "Triangle mesh (OBJ)")->required()->option_text("FILE");
+  inspect->add_option("--target-tets", args->targetTets, "Tetrahedra to aim for")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  inspect->add_flag("--json", args->json, "Print the report as JSON");
+  inspect->footer("");
+  inspect->callback([args, &outRun] {
+    outRun = [args] {
+      InspectArgs resolved = *args;
+      Result<std::filesystem::path> path = resolveMeshPath(args->file, assetSearchDirs(executableDir(nullptr)));
+      if (path) resolved.file = path->string();  // else inspect reports the path as typed
+      return runInspectCommand(resolved);
+    };
+  });
+}
+
+// `tetlab run (--mesh FILE | --preset NAME) --solver S ...`: the scripted
+// headless simulation of app/commands/run_command.cpp (no window, no GL).
+void addRunSubcommand(CLI::App& cli, SubcommandRun& outRun) {
+  auto args = std::make_shared<RunArgs>();
+  auto overrides = std::make_shared<OverrideFlags>();
+  CLI::App* run =
+      cli.add_subcommand("run", "Simulate a scene, a preset or an OBJ without a window and report (CSV stats)");
+  CLI::Option* scene = run->add_option("--scene", args->scene,
+                                       "Scene file (JSON), or a name in assets/scenes/ (beam, bunny_drop, chain, "
+                                       "hang, pile, squash), run as the window would")
+                           ->option_text("NAME|FILE.json");
+  CLI::Option* mesh = run->add_option("--mesh", args->mesh, "Triangle mesh (OBJ) dropped on the ground")
+                          ->option_text("FILE.obj");
+  CLI::Option* preset =
+      run->add_option("--preset", args->preset, "Generated scene: beam, drop or hang")->option_text("NAME");
+  mesh->excludes(preset);
+  scene->excludes(mesh);
+  scene->excludes(preset);
+  run->add_option("--solver", args->solver, "pbd, xpbd, vbd or avbd (default: the scene's; presets: xpbd, meshes: vbd)")
+      ->option_text("NAME");
+  run->add_option("--backend", args->backend, "cpu or opencl")->capture_default_str();
+  run->add_option("--frames", args->frames, "Frames to simulate")->capture_default_str();
+  addOverrideFlags(*run, *overrides);
+  run->add_option("--stats", args->stats, "Write one CSV row per frame here")->option_text("FILE.csv");
+  run->add_option("--cells-thick", args->cellsThick, "Preset resolution: cells through the thickness")
+      ->capture_default_str();
+  run->add_option("--target-tets", args->targetTets, "--mesh: approximate tet count")->capture_default_str();
+  run->callback([=, &outRun] {
+    args->overrides = overrides->given();
+    outRun = [args] {
+      RunArgs resolved = *args;
+      resolved.assetDirs = assetSearchDirs(executableDir(nullptr));
+      if (!args->scene.empty()) {
+        Result<std::filesystem::path> path = resolveScenePath(args->scene, resolved.assetDirs);
+        if (!path) {
+          std::cerr << "tetlab run: " << path.error().message << "\n";
+          return 1;
+        }
+        resolved.scene = path->string();
+      }
+      if (!args->mesh.empty()) {
+        Result<std::filesystem::path> path = resolveMeshPath(args->mesh, resolved.assetDirs);
+        if (path) resolved.mesh = path->string();  // else run reports the path as typed
+      }
+      return runRunCommand(resolved);
+    };
+  });
+}
+
+// The one place where subcommands are added. Each one owns its arguments
+// (shared with its callback) and, when selected, sets outRun, which main runs
+// after parsing succeeded; it returns the process exit code.
+void registerSubcommands(CLI::App& cli, SubcommandRun& outRun) {
+  addInspectSubcommand(cli, outRun);
+  addRunSubcommand(cli, outRun);
+}
+
+struct RawFlags {
+  std::string scene;
+  std::string mesh;
+  int targetTets = 2000;
+  std::string solver;
+  std::string backend;
+  std::string kernels;
+  OverrideFlags overrides;
+  bool paused = false;
+  bool headless = false;
+  int frames = 0;
+  std::string screenshot;
+  std::string framesDir;
+  std::string record;
+  int recordFps = 30;
+  bool hideUi = false;
+  std::string exportObj;
+  int width = 1280;
+  int height = 720;
+  int msaa = -1;
+  int clPlatform = -1;
+  int clDevice = -1;
+  bool listDevices = false;
+  std::string uiOpen;
+};
+
+
+void addAppFlags(CLI::App& cli, RawFlags& f) {
+  CLI::Option* scene =
+      cli.add_option("--scene", f.scene,
+                     "Scene file (JSON) to open; a bare name like 'beam' is looked up in assets/scenes/ "
+                     "(default: assets/" + std::string(kDefaultScene) + ")")
+          ->option_text("FILE.json");
+  CLI::Option* mesh =
+      cli.add_option("--mesh", f.mesh, "Triangle mesh (OBJ) to drop onto the ground instead of a scene")
+          ->option_text("FILE");
+  mesh->excludes(scene);
+  cli.add_option("--target-tets", f.targetTets, "--mesh: approximate tet count")
+      ->check(CLI::Range(1, 10'000'000))
+      ->capture_default_str();
+  cli.add_option("--solver", f.solver, "Override the scene's solver: pbd, xpbd, vbd or avbd")->option_text("NAME");
+  cli.add_option("--backend", f.backend, "cpu (reference, default) or opencl")->option_text("NAME");
+  cli.add_option("--kernels", f.kernels,
+                 "Load the OpenCL kernels from this shader folder (the one holding cl/) and rebuild them when a "
+                 "file changes; a failed build shows its log and the previous kernels keep running")
+      ->check(CLI::ExistingDirectory)
+      ->option_text("DIR");
+  addOverrideFlags(cli, f.overrides);
+  cli.add_flag("--paused", f.paused, "Start paused (space runs, S steps one frame)");
+  cli.add_flag("--headless", f.headless,
+               "Render offscreen in an invisible window (needs an X display, e.g. xvfb-run) and exit");
+  cli.add_option("--frames", f.frames, "Frames to run, then exit (default: until closed; 1 when --headless)")
+      ->check(CLI::PositiveNumber)
+      ->option_text("N");
+  cli.add_option("--screenshot", f.screenshot, "Write the last frame (3D view and UI) to this PNG")
+      ->option_text("FILE.png");
+  cli.add_option("--frames-dir", f.framesDir, "Write every frame as DIR/frame_00000.png, ...")->option_text("DIR");
+  cli.add_option("--record", f.record,
+                 "Record from the first frame: FILE.mp4 (ffmpeg) or a folder of PNGs, at a fixed dt per video frame")
+      ->option_text("FILE.mp4|DIR");
+  cli.add_option("--record-fps", f.recordFps, "Video frames per second of --record")
+      ->check(CLI::Range(1, 240))
+      ->capture_default_str();
+  cli.add_flag("--hide-ui", f.hideUi, "Leave the panels out of --record's frames");
+  cli.add_option("--export-obj", f.exportObj, "Write the simulated surface as DIR/surface_00000.obj, ... per frame")
+      ->option_text("DIR");
+  cli.add_option("--width", f.width, "Window/image width in pixels")
+      ->check(CLI::Range(64, 8192))
+      ->capture_default_str();
+  cli.add_option("--height", f.height, "Window/image height in pixels")
+      ->check(CLI::Range(64, 8192))
+      ->capture_default_str();
+  cli.add_option("--msaa", f.msaa, "Anti-aliasing samples (0 = off; default: 4 on GPUs, 0 on software GL)")
+      ->check(CLI::Range(0, 16))
+      ->option_text("N");
+  cli.add_option("--cl-platform", f.clPlatform, "OpenCL platform index (see --list-devices)")
+      ->check(CLI::NonNegativeNumber)
+      ->option_text("I");
+  cli.add_option("--cl-device", f.clDevice, "OpenCL device index within the platform")
+      ->check(CLI::NonNegativeNumber)
+      ->option_text("J");
+  cli.add_flag("--list-devices", f.listDevices, "List OpenCL platforms and devices, mark the chosen one, and exit");
+  cli.add_option("--ui-open", f.uiOpen,
+                 "Panel sections open at start, the others closed, scrolled to the first (e.g. 'opencl' for the "
+                 "device list): scene, simulation, parameters, constraints, materials, colliders, drag, numbers, "
+                 "view, record, opencl, opengl")
+      ->option_text("LIST");
+}
+
+
+int printError(const std::string& message) {
+  std::fprintf(stderr, "tetlab: %s\n", message.c_str());
+  return kExitFailure;
+}
+
+// The program's description for --help, and --version.
+void describeProgram(CLI::App& cli) {
+  cli.set_version_flag("--version", std::string("tetlab ") + TETLAB_VERSION, "Print the version and exit");
+  cli.footer(
+      "Mouse: drag the body to pull it, shift-click pins/unpins, ctrl-drag moves a collider, drag elsewhere orbits,\n"
+      "right/middle-drag pans, "
+      "wheel zooms. Keys: space pause, S step, R reset, 1-4 PBD/XPBD/VBD/AVBD, F fit view, F12 screenshot.\n"
+      "Headless example: xvfb-run -a tetlab --scene beam --solver avbd --headless --frames 300 --screenshot out.png");
+}
+
+// The exit code when parsing ends the run: 0 after --help/--version, kExitUsage
+// after a usage error (printed); nothing when the command line parsed.
+std::optional<int> parseArguments(CLI::App& cli, int argc, char** argv) {
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+      return cli.exit(e);  // --help, --version: printed to stdout
+    }
+    std::fprintf(stderr, "tetlab: %s\nRun 'tetlab --help' to see the options.\n", e.what());
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+// --list-devices: prints the platforms and devices; the exit code.
+int listDevices(const DeviceChoice& request) {
+  OpenClStatus status = queryOpenClStatus(request);
+  std::fputs(formatDeviceList(status).c_str(), stdout);
+  return status.error.empty() ? 0 : printError(status.error);
+}
+
+// What to load: --mesh, else --scene or the default scene, found in app.assetDirs.
+Status resolveWhatToLoad(const RawFlags& flags, AppOptions& app) {
+  if (!flags.mesh.empty()) {
+    app.sceneArgument = flags.mesh;
+    Result<std::filesystem::path> mesh = resolveMeshPath(flags.mesh, app.assetDirs);
+    if (!mesh) return mesh.error();
+    app.meshPath = *mesh;
+  } else {
+    app.sceneArgument = flags.scene.empty() ? std::string(kDefaultScene) : flags.scene;
+    if (flags.scene.empty() && app.assetDirs.empty()) {
+      return Error{std::string("cannot find the assets folder with the default scene ") + kDefaultScene +
+                   ": pass --scene FILE or --mesh FILE, or run tetlab from its build or source tree"};
+    }
+    Result<std::filesystem::path> scene = resolveScenePath(app.sceneArgument, app.assetDirs);
+    if (!scene) return scene.error();
+    app.scenePath = *scene;
+  }
+  app.targetTets = flags.targetTets;
+  return Ok{};
+}
+
+// --solver, --backend, --kernels and the scene overrides, validated together.
+Status applySimulationFlags(const RawFlags& flags, AppOptions& app) {
+  SceneOverrides& o = app.overrides;
+  if (!flags.solver.empty()) {
+    o.solver = parseSolverName(flags.solver);
+    if (!o.solver) return Error{"unknown solver '" + flags.solver + "': use pbd, xpbd, vbd or avbd"};
+  }
+  if (!flags.backend.empty()) {
+    if (flags.backend == "cpu") {
+      app.backend = Backend::Cpu;
+    } else if (flags.backend == "opencl") {
+      app.backend = Backend::OpenCl;
+    } else {
+      return Error{"unknown backend '" + flags.backend + "': use cpu or opencl"};
+    }
+  }
+  app.kernelDir = flags.kernels;
+  SceneOverrides given = flags.overrides.given();
+  given.solver = o.solver;
+  o = given;
+  return validateOverrides(o);
+}
+
+// How the window runs and what it writes: pause, headless, frames, captures, size, panels.
+Status applyWindowFlags(const RawFlags& flags, AppOptions& app) {
+  app.startPaused = flags.paused;
+  app.headless = flags.headless;
+  app.frames = flags.frames > 0 ? flags.frames : (flags.headless ? 1 : 0);
+  app.screenshotPath = flags.screenshot;
+  app.framesDir = flags.framesDir;
+  app.recordPath = flags.record;
+  app.recordFps = flags.recordFps;
+  app.recordHideUi = flags.hideUi;
+  app.exportObjDir = flags.exportObj;
+  app.width = flags.width;
+  app.height = flags.height;
+  app.msaaSamples = flags.msaa;
+  if (!flags.uiOpen.empty()) {
+    Result<std::vector<std::string>> sections = parsePanelSections(flags.uiOpen);
+    if (!sections) return Error{"--ui-open: " + sections.error().message};
+    app.uiOpen = std::move(*sections);
+  }
+  return Ok{};
+}
+
+// The OpenCL devices into app.opencl.
+Status queryOpenCl(const DeviceChoice& request, AppOptions& app) {
+  app.opencl = queryOpenClStatus(request);
+  if (!app.opencl.error.empty()) {
+    // No OpenCL at all still renders (the UI says so); a request that names a
+    // device that does not exist is a user error and stops here.
+    const bool explicitRequest = request.platform >= 0 || request.device >= 0;
+    if (!app.opencl.platforms.empty() || explicitRequest) return Error{app.opencl.error};
+    std::fprintf(stderr, "tetlab: warning: %s (rendering only)\n", app.opencl.error.c_str());
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+CliOutcome parseCommandLine(int argc, char** argv) {
+  CLI::App cli{"tetlab: real-time deformable-body sandbox (PBD, XPBD, VBD, AVBD on OpenCL)", "tetlab"};
+  describeProgram(cli);
+  RawFlags flags;
+  addAppFlags(cli, flags);
+  SubcommandRun subcommand;
+  registerSubcommands(cli, subcommand);
+  cli.require_subcommand(0, 1);
+
+  CliOutcome outcome;
+  if (std::optional<int> exitCode = parseArguments(cli, argc, argv)) {
+    outcome.exitCode = *exitCode;
+    return outcome;
+  }
+  if (subcommand) {
+    outcome.exitCode = subcommand();
+    return outcome;
+  }
+  const DeviceChoice request{flags.clPlatform, flags.clDevice};
+  if (flags.listDevices) {
+    outcome.exitCode = listDevices(request);
+    return outcome;
+  }
+
+  // The window's options. The first failing step prints its error and stops,
+  // so OpenCL is queried only once every flag is known to be valid.
+  AppOptions& app = outcome.app;
+  app.assetDirs = assetSearchDirs(executableDir(argc > 0 ? argv[0] : nullptr));
+  Status status = resolveWhatToLoad(flags, app);
+  if (status) status = applySimulationFlags(flags, app);
+  if (status) status = applyWindowFlags(flags, app);
+  if (status) status = queryOpenCl(request, app);
+  if (!status) outcome.exitCode = printError(status.error().message);
+  return outcome;
+}
+
+}  // namespace tetlab

@@ -1,0 +1,200 @@
+// `tetlab run`: builds the scene (app/commands/run_scene.h: a scene file, a preset or
+// an OBJ through the mesh pipeline, with the overrides applied), then steps the
+// chosen solver on the chosen backend, writing one CSV row per frame. Every
+// failure is a message plus a non-zero exit code, never a crash.
+#include "app/commands/run_command.h"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "app/commands/run_scene.h"
+#include "core/cpu/xpbd_solver.h"
+#include "core/sim/convergence.h"
+#include "core/scene/enum_names.h"
+#include "core/sim/energy.h"
+#include "core/sim/presets.h"
+#include "core/sim/solver_settings.h"
+#include "core/sim/simulator.h"
+#include "core/sim/state_setup.h"
+#include "gpu/solvers/opencl_simulator.h"
+
+namespace tetlab {
+namespace {
+
+int fail(const std::string& message) {
+  std::cerr << "tetlab run: " << message << "\n";
+  return 1;
+}
+
+Status validate(const RunArgs& a) {
+  if (int(!a.scene.empty()) + int(!a.mesh.empty()) + int(!a.preset.empty()) != 1)
+    return Error{"give exactly one of --scene NAME|FILE.json, --mesh FILE.obj or --preset NAME"};
+  if (!a.solver.empty() && !parseSolverName(a.solver)) return Error{"unknown solver '" + a.solver + "'; use pbd, xpbd, vbd or avbd"};
+  if (a.backend != "cpu" && a.backend != "opencl")
+    return Error{"unknown backend '" + a.backend + "'; use cpu or opencl"};
+  if (a.frames < 1) return Error{"--frames must be at least 1"};
+  if (Status s = validateOverrides(a.overrides); !s) return s;
+  if (a.cellsThick < 1 || a.cellsThick > 64) return Error{"--cells-thick must be 1..64"};
+  if (a.targetTets < 1) return Error{"--target-tets must be at least 1"};
+  return Ok{};
+}
+
+// One frame on either backend (core/sim/simulator.h), then the diagnostics
+// the CSV needs. The CPU reference reports everything from the step; a device
+// reads back what the step could not report (readDiagnostics) and the state
+// only when a stats file is written (energies are then computed on the host
+// from it). The residual is NaN where the backend does not measure it (PBD/XPBD
+// on OpenCL); max violation is a CPU-reference measure, NaN elsewhere. The
+// step time is the backend's own (CPU) or the wall time of step + finish.
+Status stepFrame(Simulator& sim, const SimModel& model, const SolverSettings& settings, bool readState, State& state,
+                 StepDiagnostics& diag) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (Status st = sim.step(settings, diag); !st) return st;
+  if (Status st = sim.finish(); !st) return st;
+  if (!sim.stateOnHost()) {
+    const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (Status st = sim.readDiagnostics(diag); !st) return st;
+    diag.stepMs = wallMs;
+  }
+  state.time = sim.time();
+  if (!sim.measuresResidual()) diag.residual = std::numeric_limits<float>::quiet_NaN();
+  if (!sim.measuresViolation()) diag.maxViolation = std::numeric_limits<float>::quiet_NaN();
+  if (readState) {
+    if (Status st = sim.readState(state); !st) return st;
+    if (!sim.computesEnergy()) diag.energy = computeEnergy(model, settings, state);
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+int runRunCommand(const RunArgs& args) {
+  if (Status s = validate(args); !s) return fail(s.error().message);
+  Result<RunScene> built = buildRunScene(args);
+  if (!built) return fail(built.error().message);
+  const Scene* scene = &built->scene;
+  const std::string& note = built->note;
+  SolverSettings settings = scene->settings;
+  // XPBD's Neo-Hookean shear is explicit (xpbd_solver.h): unless the user
+  // chose the substeps, take enough to stay inside its stability limit.
+  const XpbdSubstepPlan plan = planXpbdSubsteps(scene->model, settings, !args.overrides.substeps);
+  if (const std::string text = plan.notice(); !text.empty())
+    std::cout << "tetlab run: " << text << (plan.raised() ? "; pass --substeps to override" : "") << "\n";
+  settings.step.substeps = plan.used;
+
+  std::ofstream csv;
+  if (!args.stats.empty()) {
+    csv.open(args.stats);
+    if (!csv) return fail("cannot write the stats file '" + args.stats + "': check the folder exists and is writable");
+    csv << kRunStatsHeader << "\n";
+    csv.precision(9);
+  }
+
+  const SimModel& model = scene->model;
+  State& state = built->state;
+  std::unique_ptr<Simulator> sim;
+  if (args.backend == "opencl") {
+    auto env = readDeviceChoiceEnv();
+    if (!env) return fail(env.error().message);
+    OpenClSimulatorOptions options;
+    options.context.choice = *env;
+    auto made = OpenClSimulator::create(model, state, settings.solver, options);
+    if (!made) return fail("OpenCL backend: " + made.error().message);
+    std::cout << "tetlab run: OpenCL device " << describeDevice((*made)->context().info) << "\n";
+    sim = std::move(*made);
+  } else {
+    sim = std::make_unique<CpuSimulator>(model, state, settings.solver);
+  }
+  std::cout << "tetlab run: " << scene->name << (note.empty() ? "" : " [" + note + "]") << ", "
+            << model.vertexCount() << " vertices, " << model.tetCount() << " tets, solver "
+            << solverName(settings.solver) << ", "
+            << args.frames << " frames of " << settings.step.dt << " s (" << settings.step.substeps << " substeps x "
+            << settings.step.iterations << " iterations)\n";
+
+  double totalMs = 0.0;
+  std::string lastWarning;
+  StepDiagnostics diag;
+  double mass = 0.0;
+  for (float m : model.mass) mass += m;
+  // Fidelity flags (core/sim/convergence.h): under-converged VBD/AVBD steps,
+  // and the energy rising above its start. A run has no mouse and no moving
+  // colliders or pins, so it is unforced, damped or not (damping only removes
+  // energy).
+  const EnergyReport e0 = computeEnergy(model, settings, state);
+  const double energyScale = sceneEnergyScale(model, settings.step, e0);
+  const bool unforced = true;
+  int underConverged = 0, convergenceFrames = 0;
+  double worstRise = -INFINITY;
+  for (int frame = 1; frame <= args.frames; ++frame) {
+    if (Status st = stepFrame(*sim, model, settings, csv.is_open(), state, diag); !st)
+      return fail("OpenCL backend, frame " + std::to_string(frame) + ": " + st.error().message);
+    if (!diag.finite) {
+      std::cerr << "tetlab run: the simulation blew up at frame " << frame << ": " << diag.problem << "\n";
+      return 2;
+    }
+    if (!diag.warning.empty() && diag.warning != lastWarning) {
+      std::cerr << "tetlab run: warning (frame " << frame << "): " << diag.warning << "\n";
+      lastWarning = diag.warning;
+    }
+    totalMs += diag.stepMs;
+    const ConvergenceCheck conv =
+        checkConvergence(settings.solver, settings.step, settings.step.substeps, diag.residual);
+    convergenceFrames += conv.applies;
+    underConverged += conv.underConverged;
+    // A device's energy is read only with --stats (else it is computed once at the end).
+    const bool energyKnown = sim->computesEnergy() || csv.is_open();
+    const EnergyRiseCheck rise = checkEnergyRise(unforced && energyKnown, diag.energy.total(), e0.total(), energyScale);
+    if (rise.applies) worstRise = std::max(worstRise, rise.rise);
+    if (csv.is_open()) {
+      glm::dvec3 com(0.0);
+      float minY = INFINITY;
+      for (uint32_t i = 0; i < model.vertexCount(); ++i) {
+        com += double(model.mass[i]) * glm::dvec3(glm::vec3(state.x[i]));
+        minY = std::min(minY, state.x[i].y);
+      }
+      com /= mass;
+      csv << frame << ',' << state.time << ',' << diag.energy.kinetic << ',' << diag.energy.potential << ','
+          << diag.energy.elastic << ',' << diag.energy.total() << ',' << diag.residual << ',' << diag.maxViolation
+          << ',' << minY << ',' << com.x << ',' << com.y << ',' << com.z << ',' << diag.stepMs << ','
+          << (conv.underConverged ? 1 : 0) << ',' << conv.tolerance << ',' << (rise.applies ? rise.rise : 0.0) << '\n';
+    }
+  }
+  if (!csv.is_open()) {  // the summary line's state: one read at the end
+    if (Status st = sim->readState(state); !st) return fail("OpenCL backend: " + st.error().message);
+    if (!sim->computesEnergy()) diag.energy = computeEnergy(model, settings, state);
+  }
+  if (csv.is_open()) {
+    csv.flush();
+    if (!csv) return fail("writing the stats file '" + args.stats + "' failed (disk full?)");
+  }
+  std::printf("tetlab run: done, t = %.4f s, total energy %.6g J, residual %.3g, max violation %.3g m, %.3f ms/step\n",
+              state.time, diag.energy.total(), double(diag.residual), double(diag.maxViolation),
+              totalMs / args.frames);
+  if (convergenceFrames > 0)
+    std::printf("tetlab run: %d of %d frames under-converged (last-iteration residual above %.2g x h^2 g)%s\n",
+                underConverged, convergenceFrames, double(kVbdResidualTolerance),
+                underConverged > 0 ? ": raise --substeps first, then --iterations (docs/solvers_vbd_avbd.md, 'Convergence')" : "");
+  worstRise = std::max(worstRise, diag.energy.total() - e0.total());  // the last frame (read back on OpenCL)
+  const EnergyRiseCheck worst = checkEnergyRise(unforced && std::isfinite(worstRise), e0.total() + worstRise,
+                                                e0.total(), energyScale);
+  if (worst.blowUp) {
+    // Finite but exploding (e.g. XPBD below its shear substep limit): as much a failure as a NaN.
+    std::fflush(stdout);  // after the summary line
+    std::fprintf(stderr,
+                 "tetlab run: blow-up: energy rose %.4g J above the start, more than %.0fx the tolerance (%.3g J), in "
+                 "an unforced run: the solver added energy. Try more substeps, a smaller dt or a softer material\n",
+                 worst.rise, kEnergyBlowUpFactor, worst.tolerance);
+    return 2;
+  }
+  if (worst.rising)
+    std::printf("tetlab run: energy rose %.4g J above the start (tolerance %.3g J) in an unforced run: the "
+                "solver added energy\n",
+                worst.rise, worst.tolerance);
+  return 0;
+}
+
+}  // namespace tetlab

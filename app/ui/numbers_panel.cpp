@@ -1,0 +1,161 @@
+#include "app/ui/numbers_panel.h"
+
+#include <algorithm>
+#include <array>
+
+#include <imgui.h>
+
+#include "app/ui/plots.h"
+#include "app/ui/solver_panel.h"
+#include "core/scene/enum_names.h"
+
+namespace tetlab {
+
+namespace {
+
+const ImVec4 kDimColor(0.65f, 0.67f, 0.72f, 1.0f);
+const ImVec4 kWarnColor(1.0f, 0.8f, 0.35f, 1.0f);
+
+// "name  ms  bar" rows, the bar proportional to the stage's share of the total.
+void stageRow(const char* name, double ms, double totalMs) {
+  ImGui::Text("%-14s %7.3f ms", name, ms);
+  ImGui::SameLine();
+  const float share = totalMs > 0.0 ? float(ms / totalMs) : 0.0f;
+  ImGui::ProgressBar(std::clamp(share, 0.0f, 1.0f), ImVec2(-1.0f, ImGui::GetTextLineHeight()), "");
+}
+
+// One row per Stage (core/sim/stage.h), the same table on both backends;
+// only the stages the backend timed (the CPU runs Init, Dual, Collisions and
+// Residual inside Solve; the device energy is timed on the host).
+void stageRows(const StageTimes& times, const std::array<bool, kStageCount>& timed, double totalMs) {
+  for (Stage stage : kAllStages)
+    if (timed[size_t(stage)]) stageRow(stageName(stage), times[stage], totalMs);
+}
+
+void drawStages(const SimSession& session) {
+  if (session.backend() == Backend::Cpu) {
+    const StepDiagnostics& d = session.diagnostics();
+    ImGui::Text("step %.3f ms (CPU reference, 1 thread)", d.stepMs);
+    itemTooltip("Wall time of the last frame's step, summed over its substeps [ms].");
+    std::array<bool, kStageCount> timed{};
+    for (Stage stage : {Stage::Predict, Stage::BodyContacts, Stage::Solve, Stage::Velocity, Stage::Energy})
+      timed[size_t(stage)] = true;
+    stageRows(d.stages, timed, d.stepMs);
+    return;
+  }
+  const StepStats& g = session.gpuStats();
+  ImGui::Text("step %.3f ms wall, %.3f ms device", session.lastStepWallMs(), g.totalMs);
+  itemTooltip("Wall: enqueue + wait + position read-back; device: summed kernel times from profiling events [ms].");
+  if (!g.valid) {
+    ImGui::TextColored(kDimColor, "no profiling information from this device");
+    return;
+  }
+  std::array<bool, kStageCount> timed{};
+  for (const StageTime& s : g.stages)
+    if (s.launches > 0) timed[size_t(s.stage)] = true;
+  stageRows(g.byStage, timed, g.totalMs);
+  if (!ImGui::TreeNode("largest launches")) return;
+  // Per-colour entries are many: show the largest ones, the rest summed.
+  std::vector<const StageTime*> stages;
+  for (const StageTime& s : g.stages)
+    if (s.launches > 0) stages.push_back(&s);
+  std::sort(stages.begin(), stages.end(), [](const StageTime* a, const StageTime* b) { return a->ms > b->ms; });
+  double rest = 0.0;
+  size_t shown = 0;
+  for (const StageTime* s : stages) {
+    if (shown < 8) {
+      stageRow(s->name.c_str(), s->ms, g.totalMs);
+      ++shown;
+    } else {
+      rest += s->ms;
+    }
+  }
+  if (stages.size() > shown) {
+    char label[32];
+    std::snprintf(label, sizeof(label), "%zu others", stages.size() - shown);
+    stageRow(label, rest, g.totalMs);
+  }
+  ImGui::TreePop();
+}
+
+// Says when the numbers on screen are not the material's answer
+// (core/sim/convergence.h): an under-converged VBD/AVBD step, an unforced
+// run that gains energy (a blow-up past kEnergyBlowUpFactor tolerances).
+void drawFidelity(const SimSession& session) {
+  const ConvergenceCheck& c = session.convergence();
+  if (c.applies) {
+    ImGui::PushStyleColor(ImGuiCol_Text, c.underConverged ? kWarnColor : kDimColor);
+    if (c.underConverged)
+      ImGui::TextWrapped("under-converged (%llu frames): residual %.2g m = %.1fx tolerance",
+                         static_cast<unsigned long long>(session.underConvergedFrames()), c.residual, c.ratio());
+    else
+      ImGui::TextWrapped("converged: residual %.2g m = %.2fx tolerance", c.residual, c.ratio());
+    ImGui::PopStyleColor();
+    itemTooltip("The last iteration's residual (RMS |f| h^2 / m) against a tenth of the substep's gravity step "
+                "h^2 |g|. Above it the step is far from the implicit-Euler answer: a stiff body acts softer than "
+                "its material and may gain energy. Raise the substeps first, then the iterations, or turn on "
+                "Chebyshev acceleration (docs/solvers_vbd_avbd.md, 'Convergence').");
+  }
+  const EnergyRiseCheck& e = session.energyRise();
+  if (e.applies && e.rising) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
+    if (e.blowUp)
+      ImGui::TextWrapped("blow-up: energy rose up to +%.3g J above the start (more than %.0fx the tolerance %.3g J)",
+                         e.rise, kEnergyBlowUpFactor, e.tolerance);
+    else
+      ImGui::TextWrapped("energy rose up to +%.3g J above the start (tolerance %.3g J)", e.rise, e.tolerance);
+    ImGui::PopStyleColor();
+    itemTooltip("Nothing forces this run and damping only removes energy, so its total energy may not grow: the "
+                "solver is adding energy (under-converged implicit steps, or a position-based step beyond its "
+                "limits, e.g. XPBD below its shear substep limit). The largest rise since the last reset. A live "
+                "material edit also changes the elastic energy.");
+  }
+}
+
+}  // namespace
+
+void drawNumbersPanel(const SimSession& session, const FrameTimer& timer) {
+  if (timer.frameCount() > 0)
+    ImGui::Text("%.1f FPS   %.2f ms/frame", timer.fps(), timer.frameSeconds() * 1000.0);
+  else
+    ImGui::TextColored(kDimColor, "measuring frame time...");
+  const SimModel& m = session.model();
+  ImGui::Text("%u vertices, %u tets, %u edges", m.vertexCount(), m.tetCount(), m.edgeCount());
+  ImGui::Text("colours: %u tet, %u edge, %u vertex", m.tetColors.count(), m.edgeColors.count(), m.vertexColors.count());
+  itemTooltip("Graph colours: each colour is one parallel sweep (one kernel launch on OpenCL).");
+  drawStages(session);
+  drawFidelity(session);
+
+  const SessionSeries& s = session.series();
+  PlotStyle energy;
+  energy.unit = "J";
+  plotSeries("total energy", s.totalEnergy, energy);
+  itemTooltip("Kinetic + gravitational + elastic energy per frame [J] (OpenCL: reduced on the device every frame).");
+  plotSeries("kinetic energy", s.kinetic, energy);
+  plotSeries("elastic energy", s.elastic, energy);
+  PlotStyle violation;
+  violation.unit = "m";
+  if (session.backend() == Backend::Cpu || !s.maxViolation.empty()) {
+    plotSeries("max constraint violation", s.maxViolation, violation);
+    itemTooltip("Largest |C| over hard constraints (pins, contacts, attachments) at the end of the step [m]; "
+                "measured by the CPU reference only.");
+  } else {
+    ImGui::TextColored(kDimColor, "max constraint violation: CPU reference only");
+  }
+  PlotStyle residual;
+  residual.logScale = true;
+  const StepDiagnostics& d = session.diagnostics();
+  if (session.backend() == Backend::Cpu || !d.residualHistory.empty()) {
+    plotValues("residual per iteration (last substep)", d.residualHistory, residual);
+    itemTooltip("Convergence curve of the last substep: the solver's residual after each iteration (docs/solvers.md); "
+                "on OpenCL measured on the device for VBD and AVBD.");
+    plotSeries("final residual per frame", s.residual, residual);
+  } else {
+    ImGui::TextColored(kDimColor, "residual curves: PBD/XPBD measure them on the CPU reference only");
+  }
+  PlotStyle ms;
+  ms.unit = "ms";
+  plotSeries("step time", s.stepMs, ms);
+}
+
+}  // namespace tetlab
