@@ -128,6 +128,8 @@ int runRunCommand(const RunArgs& args) {
   const double energyScale = sceneEnergyScale(model, settings.step, e0);
   const bool unforced = true;
   int underConverged = 0, convergenceFrames = 0;
+  int dampingShort = 0;  // frames whose damping pass stopped at max_iterations above its tolerance
+  float worstDampingResidual = 0.0f;
   double worstRise = -INFINITY;
   for (int frame = 1; frame <= args.frames; ++frame) {
     if (Status st = stepFrame(*sim, model, settings, csv.is_open(), state, diag); !st)
@@ -149,6 +151,10 @@ int runRunCommand(const RunArgs& args) {
     const bool energyKnown = sim->computesEnergy() || csv.is_open();
     const EnergyRiseCheck rise = checkEnergyRise(unforced && energyKnown, diag.energy.total(), e0.total(), energyScale);
     if (rise.applies) worstRise = std::max(worstRise, rise.rise);
+    if (diag.dampingIterations > 0 && diag.dampingResidual > settings.step.rayleigh.tolerance) {
+      ++dampingShort;
+      worstDampingResidual = std::max(worstDampingResidual, diag.dampingResidual);
+    }
     if (csv.is_open()) {
       glm::dvec3 com(0.0);
       float minY = INFINITY;
@@ -160,7 +166,8 @@ int runRunCommand(const RunArgs& args) {
       csv << frame << ',' << state.time << ',' << diag.energy.kinetic << ',' << diag.energy.potential << ','
           << diag.energy.elastic << ',' << diag.energy.total() << ',' << diag.residual << ',' << diag.maxViolation
           << ',' << minY << ',' << com.x << ',' << com.y << ',' << com.z << ',' << diag.stepMs << ','
-          << (conv.underConverged ? 1 : 0) << ',' << conv.tolerance << ',' << (rise.applies ? rise.rise : 0.0) << '\n';
+          << (conv.underConverged ? 1 : 0) << ',' << conv.tolerance << ',' << (rise.applies ? rise.rise : 0.0) << ','
+          << diag.dampingIterations << ',' << diag.dampingResidual << '\n';
     }
   }
   if (!csv.is_open()) {  // the summary line's state: one read at the end
@@ -178,6 +185,12 @@ int runRunCommand(const RunArgs& args) {
     std::printf("tetlab run: %d of %d frames under-converged (last-iteration residual above %.2g x h^2 g)%s\n",
                 underConverged, convergenceFrames, double(kVbdResidualTolerance),
                 underConverged > 0 ? ": raise --substeps first, then --iterations (docs/solvers_vbd_avbd.md, 'Convergence')" : "");
+  if (dampingShort > 0)
+    std::printf("tetlab run: the damping pass stopped at %d CG iterations above its tolerance %.2g in %d of %d frames "
+                "(residual up to %.3g): the low modes get less than k_d omega / 2; raise "
+                "step.rayleigh_damping.max_iterations (docs/solvers.md, 'Material damping')\n",
+                settings.step.rayleigh.maxIterations, double(settings.step.rayleigh.tolerance), dampingShort,
+                args.frames, double(worstDampingResidual));
   worstRise = std::max(worstRise, diag.energy.total() - e0.total());  // the last frame (read back on OpenCL)
   const EnergyRiseCheck worst = checkEnergyRise(unforced && std::isfinite(worstRise), e0.total() + worstRise,
                                                 e0.total(), energyScale);

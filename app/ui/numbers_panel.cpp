@@ -96,6 +96,19 @@ void drawFidelity(const SimSession& session) {
                 "its material and may gain energy. Raise the substeps first, then the iterations, or turn on "
                 "Chebyshev acceleration (docs/solvers_vbd_avbd.md, 'Convergence').");
   }
+  const StepDiagnostics& d = session.diagnostics();
+  if (d.dampingIterations > 0) {
+    const float tolerance = session.settings().step.rayleigh.tolerance;
+    const bool short_ = d.dampingResidual > tolerance;
+    ImGui::PushStyleColor(ImGuiCol_Text, short_ ? kWarnColor : kDimColor);
+    ImGui::TextWrapped("damping pass: %d CG iterations, residual %.2g%s", d.dampingIterations,
+                       double(d.dampingResidual), short_ ? " (above the tolerance: low modes under-damped)" : "");
+    ImGui::PopStyleColor();
+    itemTooltip("Material damping (Rayleigh k_d K) is one implicit velocity pass per frame, the same for all four "
+                "solvers, solved by conjugate gradients. A residual above the tolerance means the slow, "
+                "low-frequency modes got less than their damping ratio k_d omega / 2: raise the pass's "
+                "iterations (docs/solvers.md, 'Material damping').");
+  }
   const EnergyRiseCheck& e = session.energyRise();
   if (e.applies && e.rising) {
     ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);

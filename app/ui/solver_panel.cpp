@@ -192,6 +192,11 @@ SolverPanelActions drawSolverControls(SimSession& session, const SolverPanelInpu
   itemTooltip("Gravitational acceleration, x y z [m/s^2].");
   slider("velocity damping", s.step.velocityDamping, 0.0f, 20.0f, "%.2f 1/s",
          "Linear drag rate: every substep v *= exp(-rate h) [1/s].");
+  ImGui::SliderInt("damping CG iterations", &s.step.rayleigh.maxIterations, 0, 1000);
+  itemTooltip("Most conjugate-gradient iterations of the material damping pass per frame (bodies with damping "
+              "> 0 only); the numbers panel shows how many it used and its residual [-].");
+  logSlider("damping CG tolerance", s.step.rayleigh.tolerance, 1e-6f, 1e-1f, "%.1e",
+            "The damping pass stops when its residual falls below this fraction of the start [-].");
   return actions;
 }
 
@@ -213,8 +218,6 @@ void drawSolverParameters(SimSession& session) {
     case SolverKind::Xpbd:
       logSlider("compliance scale", s.xpbd.complianceScale, 1e-4f, 100.0f, "%.3g",
                 "Multiplies every material compliance: below 1 stiffer, 0 would be rigid [-].");
-      ImGui::Checkbox("material damping", &s.xpbd.materialDamping);
-      itemTooltip("Rayleigh damping from the material's damping coefficient (XPBD Eq. 26) [-].");
       break;
     case SolverKind::Vbd: {
       drawVbdPrimal(s.vbd, "vbd");
@@ -339,7 +342,9 @@ void drawMaterials(SimSession& session) {
       changed |= slider("Poisson ratio", m.poissonRatio, 0.0f, 0.499f, "%.3f",
                         "Lateral contraction nu under stretch; near 0.5 keeps the volume [-].");
       changed |= slider("damping", m.damping, 0.0f, 0.1f, "%.4f s",
-                        "Rayleigh stiffness-proportional damping coefficient k_d [s].");
+                        "Rayleigh stiffness-proportional damping coefficient k_d [s]: a mode of angular frequency "
+                        "omega gets the damping ratio k_d omega / 2, on every solver (one pass after each frame); "
+                        "the static shape does not change.");
       changed |= logSlider("density", m.density, 10.0f, 20000.0f, "%.0f kg/m^3",
                            "Mass per volume; the lumped vertex masses follow (density regions keep their ratio) [kg/m^3].");
       if (changed) session.setMaterial(b, m);

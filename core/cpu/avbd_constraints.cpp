@@ -167,8 +167,7 @@ uint32_t AvbdConstraints::addVertexTerms(const SimModel& model, const SolverSett
   const glm::vec3 xi(state.x[i]);
   outInContact = false;
   if (on.edges)
-    triggers += clm::avbd_add_edge_rows(i, cache.bodies[model.vertexBody[i]].z / h, &params_, state.x.data(),
-                                        state.xPrev.data(), model.edges.data(), model.restLength.data(),
+    triggers += clm::avbd_add_edge_rows(i, &params_, state.x.data(), model.edges.data(), model.restLength.data(),
                                         edgeC0_.data(), lambda, penalty, model.vertexEdges.offsets.data(),
                                         model.vertexEdges.items.data(), &sys);
   if (const int32_t slot = attachment_.slot(i); slot >= 0)

@@ -86,7 +86,7 @@ class AvbdSolver final : public VbdFamilySolver {
           const glm::vec3 x(state.x[i]);
           VbdVertexSystem sys;
           vbdAddInertia(mass, h, x, y, sys);
-          if (on.neoHookean) vbdAddTets(model, state, cache_, i, h, sys);
+          if (on.neoHookean) vbdAddTets(model, state, cache_, i, sys);
           bool inContact = false;
           stats_.safeguardTriggers +=
               constraints_.addVertexTerms(model, settings, cache_, h, state, i, sys, inContact);

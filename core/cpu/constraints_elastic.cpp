@@ -13,7 +13,6 @@ namespace tetlab {
 void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
   const SimModel& model = *ctx.model;
   std::vector<glm::vec4>& X = ctx.state->x;
-  const std::vector<glm::vec4>& XPrev = ctx.state->xPrev;
   float* lambda = ctx.state->lambda.data();
   // Jacobi (PBD): each tet solves its own constraints one after another
   // (Gauss-Seidel inside the element) from the iteration's common positions;
@@ -22,14 +21,11 @@ void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
   std::vector<glm::vec4>* jacobi = ctx.jacobiDelta;
   for (uint32_t t = begin; t < end; ++t) {
     const glm::uvec4 ids = model.tets[t];
-    glm::vec4 q[4], qPrev[4];
-    for (int k = 0; k < 4; ++k) {
-      q[k] = X[ids[k]];
-      qPrev[k] = XPrev[ids[k]];
-    }
+    glm::vec4 q[4];
+    for (int k = 0; k < 4; ++k) q[k] = X[ids[k]];
     const glm::mat3& D = model.DmInv[t];
     clm::PbResiduals res{};
-    clm::pb_tet_constraints(ctx.params, t, q, qPrev, clm::mat3_cols(D[0], D[1], D[2]),
+    clm::pb_tet_constraints(ctx.params, t, q, clm::mat3_cols(D[0], D[1], D[2]),
                             clm::pb_body_load(ctx.bodies.data(), model.tetBody[t]), model.restVolume[t], lambda,
                             &res);
     addResiduals(ctx, res.r, res.n);
@@ -47,7 +43,6 @@ void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
 void projectEdgeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
   const SimModel& model = *ctx.model;
   std::vector<glm::vec4>& X = ctx.state->x;
-  const std::vector<glm::vec4>& XPrev = ctx.state->xPrev;
   float* lambda = ctx.state->lambda.data();
   std::vector<glm::vec4>* jacobi = ctx.jacobiDelta;
   for (uint32_t e = begin; e < end; ++e) {
@@ -55,7 +50,7 @@ void projectEdgeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
     glm::vec4 a = X[ids.x], b = X[ids.y];
     glm::vec4 delta[2] = {glm::vec4(0.0f), glm::vec4(0.0f)};
     clm::PbResiduals res{};
-    clm::pb_edge_constraint(ctx.params, e, &a, &b, XPrev[ids.x], XPrev[ids.y], model.restLength[e],
+    clm::pb_edge_constraint(ctx.params, e, &a, &b, model.restLength[e],
                             model.edgeVolume[e], clm::pb_body_load(ctx.bodies.data(), model.vertexBody[ids.x]),
                             lambda, jacobi ? delta : nullptr, &res);
     addResiduals(ctx, res.r, res.n);

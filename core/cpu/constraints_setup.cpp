@@ -47,7 +47,7 @@ void packBodies(const SimModel& model, std::vector<glm::vec4>& out) {
     const LameParameters lame = lameFromYoungPoisson(m.youngsModulus, m.poissonRatio);
     const NeoHookeanParameters nh = neoHookeanFromMaterial(m);
     out.emplace_back(m.youngsModulus, lame.mu, lame.lambda + 2.0f * lame.mu / 3.0f, nh.mu);
-    out.emplace_back(nh.lambda, m.damping, 0.0f, 0.0f);
+    out.emplace_back(nh.lambda, 0.0f, 0.0f, 0.0f);
   }
   static_assert(PB_BODY_FLOAT4S == 2u, "packBodies writes two float4 per body");
 }
@@ -58,7 +58,6 @@ clm::PbParams makePbParams(const SimModel& model, const SolverSettings& settings
   p.h = h;
   p.xpbd = xpbd ? 1u : 0u;
   p.complianceScale = std::max(0.0f, settings.xpbd.complianceScale);
-  p.damping = xpbd && settings.xpbd.materialDamping ? 1u : 0u;
   const float n = float(std::max(1, settings.step.iterations));
   const float f = std::max(settings.pbd.referenceRate, 1e-3f);
   switch (settings.pbd.mapping) {  // pbd_params.h

@@ -110,8 +110,8 @@ class VbdSolver final : public VbdFamilySolver {
           const glm::vec3 x(state.x[i]);
           VbdVertexSystem sys;
           vbdAddInertia(mass, h, x, glm::vec3(state.xInertial[i]), sys);
-          if (on.neoHookean) vbdAddTets(model, state, cache_, i, h, sys);
-          if (on.edges) stats_.safeguardTriggers += vbdAddSprings(model, state, cache_, i, h, p.safeguard, sys);
+          if (on.neoHookean) vbdAddTets(model, state, cache_, i, sys);
+          if (on.edges) stats_.safeguardTriggers += vbdAddSprings(model, state, cache_, i, p.safeguard, sys);
           if (const int32_t slot = attachment_.slot(i); slot >= 0)
             clm::vbd_add_attachment(attachmentOffset(state.mouse, state), state.mouse.weights[size_t(slot)],
                                     state.mouse.stiffness, state.mouse.maxForce, &sys.f, &sys.H);

@@ -6,24 +6,14 @@
 #include "shaders/cl/common/compat_cpp.h"  // before any .clh
 #include "shaders/cl/common/vbd_initial_guess.clh"
 
+#include "core/model/body_constants.h"
+
 namespace tetlab {
 
 void VbdMaterialCache::refresh(const SimModel& model) {
-  bodies.resize(model.materials.size());
-  for (size_t b = 0; b < bodies.size(); ++b) {
-    const NeoHookeanParameters nh = neoHookeanFromMaterial(model.materials[b]);
-    bodies[b] = glm::vec4(nh.mu, nh.lambda, model.materials[b].damping, 0.0f);
-  }
-  // glm::mat3 is column-major: DmInv[t][c] is column c (as gpu/solvers/device_state.cpp packs it).
-  dmInv.resize(3 * size_t(model.tetCount()));
-  for (uint32_t t = 0; t < model.tetCount(); ++t)
-    for (int c = 0; c < 3; ++c) dmInv[3 * size_t(t) + size_t(c)] = glm::vec4(model.DmInv[t][c], 0.0f);
-  edgeStiffness.resize(model.edgeCount());
-  for (uint32_t e = 0; e < model.edgeCount(); ++e) {
-    const Material& m = model.materials[model.vertexBody[model.edges[e].x]];
-    const float volume = e < model.edgeVolume.size() ? model.edgeVolume[e] : 0.0f;
-    edgeStiffness[e] = edgeSpringStiffness(m.youngsModulus, volume, model.restLength[e]);
-  }
+  packNeoHookeanBodies(model, bodies);
+  packEdgeStiffness(model, edgeStiffness);
+  packDmInvColumns(model, dmInv);
 }
 
 glm::vec3 vbdInitialGuess(VbdInitialGuess mode, float h, glm::vec3 gravity, glm::vec3 x, glm::vec3 v,
@@ -39,17 +29,16 @@ float chebyshevOmega(int n, float rho, float previousOmega) {
 
 bool chebyshevOverRelaxes(int n, int iterations) { return n >= 2 && n < iterations; }
 
-void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i, float h,
+void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
                 VbdVertexSystem& sys) {
-  clm::vbd_add_tets(i, h, state.x.data(), state.xPrev.data(), model.tets.data(), cache.dmInv.data(),
+  clm::vbd_add_tets(i, state.x.data(), model.tets.data(), cache.dmInv.data(),
                     model.restVolume.data(), model.tetBody.data(), model.vertexTets.offsets.data(),
                     model.vertexTets.items.data(), cache.bodies.data(), &sys);
 }
 
 uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
-                       float h, HessianSafeguard safeguard, VbdVertexSystem& sys) {
-  return clm::vbd_add_springs(i, cache.bodies[model.vertexBody[i]].z / h, int(safeguard), state.x.data(),
-                              state.xPrev.data(), model.edges.data(), model.restLength.data(),
+                       HessianSafeguard safeguard, VbdVertexSystem& sys) {
+  return clm::vbd_add_springs(i, int(safeguard), state.x.data(), model.edges.data(), model.restLength.data(),
                               cache.edgeStiffness.data(), model.vertexEdges.offsets.data(),
                               model.vertexEdges.items.data(), &sys);
 }

@@ -38,7 +38,7 @@ static_assert(sizeof(clm::AvbdContactFrame) == 48);
 // `bodies` and `edgeStiffness` from this cache, so both backends use
 // bit-identical constants.
 struct VbdMaterialCache {
-  std::vector<glm::vec4> bodies;      // per body: (NH mu [Pa], NH lambda [Pa], Rayleigh k_d [s], 0)
+  std::vector<glm::vec4> bodies;      // per body: (NH mu [Pa], NH lambda [Pa], Rayleigh k_d [s] (unused by VBD/AVBD), 0)
   std::vector<float> edgeStiffness;   // mass-spring k_e per edge [N/m]
   // SimModel::DmInv as the device's DeviceState::DmInv holds it: 3 float4 per
   // tet, the columns (w = 0). SimModel keeps glm::mat3 for its other readers.
@@ -76,15 +76,16 @@ inline void vbdAddInertia(float mass, float h, glm::vec3 x, glm::vec3 y, VbdVert
   clm::vbd_add_inertia(mass, h, x, y, &sys);
 }
 
-// Stable Neo-Hookean tets around vertex i plus their Rayleigh damping (vbd_add_tets).
-void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i, float h,
+// Stable Neo-Hookean tets around vertex i (vbd_add_tets). Material damping is
+// not here: it is the Rayleigh pass after the frame (core/sim/rayleigh_damping.h).
+void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
                 VbdVertexSystem& sys);
 
 // Mass springs on the edges around vertex i (material stiffness from
-// VbdMaterialCache) plus their damping, each element block safeguarded
-// (vbd_add_springs). Returns how many blocks the safeguard changed.
+// VbdMaterialCache), each element block safeguarded (vbd_add_springs).
+// Returns how many blocks the safeguard changed.
 uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
-                       float h, HessianSafeguard safeguard, VbdVertexSystem& sys);
+                       HessianSafeguard safeguard, VbdVertexSystem& sys);
 
 // Body-body contacts (State::bodyContacts): partners are read through the
 // rule of vbd_add_body_contacts (common/vbd_assembly.clh), a vertex of the

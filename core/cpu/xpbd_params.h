@@ -9,9 +9,8 @@ struct XpbdParams {
   // Multiplies every material-derived compliance [-]: 0 makes all elastic
   // constraints hard (infinitely stiff), 1 is the material.
   float complianceScale = 1.0f;
-  // Rayleigh damping from Material::damping k_d [s] through XPBD Eq. 26:
-  // beta = k_d / alpha gives gammaD = alphaTilde betaTilde / h = k_d / h.
-  bool materialDamping = true;
+  // (Material::damping is not an XPBD setting: it is the Rayleigh pass after
+  // every frame, the same for all four solvers, core/sim/rayleigh_damping.h.)
 };
 
 }  // namespace tetlab

@@ -91,6 +91,11 @@ void readStep(JsonObject o, StepSettings& s) {
   o.read("gravity", s.gravity);
   o.read("velocity_damping", s.velocityDamping, NumberRange::nonNegative());
   if (auto c = o.object("constraints")) readConstraints(*c, s.constraints);
+  if (auto r = o.object("rayleigh_damping")) {
+    r->read("max_iterations", s.rayleigh.maxIterations, 0, kMaxIterations);
+    r->read("tolerance", s.rayleigh.tolerance, {0.0, 1.0, false, true});
+    r->finish();
+  }
   o.finish();
 }
 
@@ -112,7 +117,10 @@ void readPbd(JsonObject o, PbdParams& p) {
 
 void readXpbd(JsonObject o, XpbdParams& p) {
   o.read("compliance_scale", p.complianceScale, NumberRange::nonNegative());
-  o.read("material_damping", p.materialDamping);
+  // Files from before the Rayleigh pass may say whether XPBD used Material::damping
+  // (its Eq. 26); every solver now damps with the pass, so the key is read and ignored.
+  bool legacyMaterialDamping = true;
+  o.read("material_damping", legacyMaterialDamping);
   o.finish();
 }
 
@@ -254,7 +262,10 @@ void writeSolverSettings(const SolverSettings& s, Out& out) {
                  {"iterations", s.step.iterations},
                  {"gravity", jsonVec3(s.step.gravity)},
                  {"velocity_damping", jsonFloat(s.step.velocityDamping)},
-                 {"constraints", writeConstraints(s.step.constraints)}};
+                 {"constraints", writeConstraints(s.step.constraints)},
+                 {"rayleigh_damping",
+                  {{"max_iterations", s.step.rayleigh.maxIterations},
+                   {"tolerance", jsonFloat(s.step.rayleigh.tolerance)}}}};
   const PositionBasedConstraintParams& pb = s.positionBased;
   out["position_based"] = {{"stretch_scale", jsonVec3(pb.stretchScale)},
                            {"shear_scale", jsonVec3(pb.shearScale)},
@@ -264,8 +275,7 @@ void writeSolverSettings(const SolverSettings& s, Out& out) {
                 {"jacobi_omega", jsonFloat(s.pbd.jacobiOmega)},
                 {"mapping", enumName(pbdMappingNames(), s.pbd.mapping)},
                 {"reference_rate", jsonFloat(s.pbd.referenceRate)}};
-  out["xpbd"] = {{"compliance_scale", jsonFloat(s.xpbd.complianceScale)},
-                 {"material_damping", s.xpbd.materialDamping}};
+  out["xpbd"] = {{"compliance_scale", jsonFloat(s.xpbd.complianceScale)}};
   out["vbd"] = writeVbd(s.vbd);
   const AvbdParams& a = s.avbd;
   out["avbd"] = {{"primal", writeVbd(a.primal)},

@@ -27,6 +27,8 @@ struct StepDiagnostics {
   uint32_t bodyContacts = 0;           // body-body contacts found in the last substep
   uint32_t bodyContactOverflow = 0;    // of those, items dropped from full per-vertex lists (last substep)
   double stepMs = 0.0;
+  int dampingIterations = 0;          // CG iterations of the Rayleigh pass (0: no body damped)
+  float dampingResidual = 0.0f;       // its relative preconditioned residual at exit
   StageTimes stages;                   // wall time per stage (core/sim/stage.h); Solve = Solver::solveSubstep
 };
 

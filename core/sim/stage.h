@@ -6,7 +6,7 @@
 //
 //   for substep:  Predict -> BodyContacts -> Init -> Solve (colours, per iteration) [-> Dual] -> Collisions
 //                 -> Residual (device convergence curve) -> Velocity
-//   then:         Energy
+//   then:         Damping (core/sim/rayleigh_damping.h) -> Energy
 //
 // The list is written once (TETLAB_STAGES); the enum and the name table are
 // generated from it, so adding a stage is one line. A backend that has no
@@ -27,7 +27,8 @@ namespace tetlab {
   X(Dual, "dual")                   /* AVBD dual / penalty update */                                         \
   X(Collisions, "collisions")       /* ground and collider projection */                                     \
   X(Residual, "residual")           /* convergence curve measured on the device */                          \
-  X(Velocity, "velocity")           /* velocity update, damping, NaN/inf check */                            \
+  X(Velocity, "velocity")           /* velocity update, drag, NaN/inf check */                               \
+  X(Damping, "damping")             /* Rayleigh material damping pass, once per frame */                     \
   X(Energy, "energy")               /* energy report */
 
 enum class Stage : uint8_t {

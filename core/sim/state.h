@@ -10,6 +10,7 @@
 #include <glm/vec4.hpp>
 
 #include "core/sim/body_contacts.h"
+#include "core/sim/rayleigh_damping.h"
 
 namespace tetlab {
 
@@ -38,6 +39,7 @@ struct State {
   // core/sim/body_contact_detection.h); empty when the toggle is off.
   BodyContacts bodyContacts;
   BodyContactGrid bodyContactGrid;  // detection scratch (no meaning between substeps)
+  RayleighDampingScratch dampingScratch;  // damping pass scratch (no meaning between frames)
   double time = 0.0;                 // simulated time [s]
 };
 

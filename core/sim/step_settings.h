@@ -21,6 +21,13 @@ struct ConstraintToggles {
   bool bodyContacts = true;  // body vs body surface contacts (core/sim/body_contacts.h)
 };
 
+// The Rayleigh material damping pass (core/sim/rayleigh_damping.h): conjugate
+// gradients on (M + dt k_d K) v' = M v once per frame.
+struct RayleighDampingSettings {
+  int maxIterations = 100;    // CG iterations per frame at most [-]
+  float tolerance = 1.0e-3f;  // stop when the preconditioned residual falls below this fraction of its start
+};
+
 struct StepSettings {
   float dt = 1.0f / 60.0f;               // frame time step [s]
   int substeps = 10;                     // substeps per step [-]
@@ -28,6 +35,7 @@ struct StepSettings {
   glm::vec3 gravity{0.0f, -9.81f, 0.0f}; // [m/s^2]
   float velocityDamping = 0.0f;          // linear drag rate [1/s]: v *= exp(-rate h)
   ConstraintToggles constraints;
+  RayleighDampingSettings rayleigh;
 };
 
 }  // namespace tetlab

@@ -9,6 +9,7 @@
 
 #include "core/sim/body_contact_detection.h"
 #include "core/sim/energy.h"
+#include "core/sim/rayleigh_damping.h"
 
 namespace tetlab {
 namespace {
@@ -33,6 +34,8 @@ void resetDiagnostics(StepDiagnostics& d) {
   d.bodyContacts = 0;
   d.bodyContactOverflow = 0;
   d.stepMs = 0.0;
+  d.dampingIterations = 0;
+  d.dampingResidual = 0.0f;
   d.stages = {};
 }
 
@@ -109,6 +112,16 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
     state.time += double(h);
   }
   if (!out.residualHistory.empty()) out.residual = out.residualHistory.back();
+
+  // Material damping, once per frame and the same for every solver (core/sim/rayleigh_damping.h).
+  if (out.finite) {
+    const auto t0 = Clock::now();
+    const RayleighDampingReport damping = applyRayleighDamping(model, settings.step.rayleigh,
+                                                               settings.step.constraints.edges, settings.step.dt, state);
+    out.dampingIterations = damping.iterations;
+    out.dampingResidual = damping.relativeResidual;
+    out.stages[Stage::Damping] = msSince(t0);
+  }
 
   const auto t0 = Clock::now();
   out.energy = computeEnergy(model, settings, state);

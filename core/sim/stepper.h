@@ -8,6 +8,8 @@
 //                float rounding of the predict: shaders/cl/common/step_integrate.clh);
 //                v *= exp(-velocityDamping h)
 //     check      first non-finite x or v stops the step (see below)
+//   damping      Rayleigh material damping, once per frame for every solver
+//                (core/sim/rayleigh_damping.h)
 //   energy       computeEnergy (core/sim/energy.h)
 //
 // Because x and v are the only state the driver carries between substeps,

@@ -1,5 +1,7 @@
 #include "gpu/solvers/device_state.h"
 
+#include "core/model/body_constants.h"
+
 namespace tetlab {
 
 namespace {
@@ -53,10 +55,8 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
   d.edgeColors = model.edgeColors;
   d.vertexColors = model.vertexColors;
 
-  // glm::mat3 is column-major: DmInv[t][c] is column c, the layout Mat3 (c0, c1, c2) expects.
-  std::vector<glm::vec4> dmInv(size_t(model.tetCount()) * 3);
-  for (uint32_t t = 0; t < model.tetCount(); ++t)
-    for (int c = 0; c < 3; ++c) dmInv[3 * t + c] = glm::vec4(model.DmInv[t][c], 0.0f);
+  std::vector<glm::vec4> dmInv;
+  packDmInvColumns(model, dmInv);
   std::vector<glm::vec4> materials;
   for (const Material& m : model.materials)
     materials.emplace_back(m.youngsModulus, m.poissonRatio, m.density, m.damping);

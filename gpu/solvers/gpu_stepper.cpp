@@ -20,7 +20,9 @@ Result<GpuStepper> GpuStepper::create(const ClContext& ctx, const KernelSourceOp
   if (!status) return status.error();
   auto contacts = BodyContactDetectorGpu::create(ctx, source);
   if (!contacts) return contacts.error();
-  return GpuStepper(std::move(*program), std::move(*status), std::move(*contacts));
+  auto damping = RayleighDampingGpu::create(ctx, source);
+  if (!damping) return damping.error();
+  return GpuStepper(std::move(*program), std::move(*status), std::move(*contacts), std::move(*damping));
 }
 
 Status GpuStepper::enqueueBodyContacts(const ClContext& ctx, const SolverSettings& settings, DeviceState& s,
@@ -37,8 +39,8 @@ Status GpuStepper::enqueueBodyContacts(const ClContext& ctx, const SolverSetting
   return Ok{};
 }
 
-Status GpuStepper::enqueueStep(const ClContext& ctx, const SolverSettings& settings, GpuSolver& solver,
-                               DeviceState& s, Profiler& profiler) {
+Status GpuStepper::enqueueStep(const ClContext& ctx, const SimModel& model, const SolverSettings& settings,
+                               GpuSolver& solver, DeviceState& s, Profiler& profiler) {
   const int substeps = settings.step.substeps > 0 ? settings.step.substeps : 1;
   const float h = settings.step.dt / float(substeps);
   const glm::vec4 gravity(settings.step.gravity, 0.0f);
@@ -68,6 +70,7 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SolverSettings& setti
     if (e != CL_SUCCESS) return clError("enqueueing step_velocity", e);
     time_ += double(h);
   }
+  if (Status st = damping_.enqueue(ctx, model, settings.step, s, profiler); !st) return st;
   cl::Kernel& rollback = program_.kernel(kRollback);
   cl_int e = setKernelArgs(rollback, s.x, s.xPrev, s.v, n, status_);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, rollback, n, local, profiler.record(velocityStage));
@@ -93,6 +96,7 @@ std::string GpuStepper::pollKernels() {
   contacts_.poll();
   std::string log = program_.lastError();
   if (!contacts_.lastError().empty()) log += (log.empty() ? "" : "\n") + contacts_.lastError();
+  if (const std::string damping = damping_.pollKernels(); !damping.empty()) log += (log.empty() ? "" : "\n") + damping;
   return log;
 }
 

@@ -2,6 +2,7 @@
 // The substep loop on the device, the twin of core/sim/stepper.h:
 //
 //   clear status  ->  for substep:  step_predict -> body contacts -> solver.enqueueSubstep -> step_velocity
+//                 ->  Rayleigh damping pass (gpu/solvers/rayleigh_damping_gpu.h; only when a body is damped)
 //                 ->  step_rollback (no-op unless a vertex went non-finite)
 //
 // "body contacts" is the device detection (gpu/solvers/body_contact_detection_gpu.h)
@@ -20,6 +21,7 @@
 #include "gpu/cl/cl_context.h"
 #include "gpu/solvers/device_state.h"
 #include "gpu/solvers/gpu_solver.h"
+#include "gpu/solvers/rayleigh_damping_gpu.h"
 #include "gpu/cl/kernel_program.h"
 #include "gpu/cl/profiler.h"
 
@@ -31,8 +33,9 @@ class GpuStepper {
 
   // Enqueues one frame of settings.step.dt. Error only when an enqueue fails
   // (device lost, out of resources); a non-finite state is not an enqueue error.
-  Status enqueueStep(const ClContext& ctx, const SolverSettings& settings, GpuSolver& solver, DeviceState& state,
-                     Profiler& profiler);
+  // `model` is the one the state was made for (its materials drive the damping pass).
+  Status enqueueStep(const ClContext& ctx, const SimModel& model, const SolverSettings& settings, GpuSolver& solver,
+                     DeviceState& state, Profiler& profiler);
 
   // First non-finite vertex since the last call (-1: none), then clears it.
   // Blocking: waits for the queue up to the read.
@@ -43,19 +46,27 @@ class GpuStepper {
   // previous read, after which the table is grown.
   Result<BodyContactDetectionStats> readBodyContactStats(const ClContext& ctx, const DeviceState& state);
 
+  // The last frame's damping pass: CG iterations and residual (blocking, a few floats).
+  Result<RayleighDampingReport> readDampingReport(const ClContext& ctx) const { return damping_.readReport(ctx); }
+
   std::string pollKernels();
   double time() const { return time_; }  // simulated time of enqueued steps [s]
 
  private:
   enum Kernel : size_t { kPredict, kVelocity, kRollback };
-  GpuStepper(KernelProgram program, DeviceBuffer<uint32_t> status, BodyContactDetectorGpu contacts)
-      : program_(std::move(program)), status_(std::move(status)), contacts_(std::move(contacts)) {}
+  GpuStepper(KernelProgram program, DeviceBuffer<uint32_t> status, BodyContactDetectorGpu contacts,
+             RayleighDampingGpu damping)
+      : program_(std::move(program)),
+        status_(std::move(status)),
+        contacts_(std::move(contacts)),
+        damping_(std::move(damping)) {}
   Status enqueueBodyContacts(const ClContext& ctx, const SolverSettings& settings, DeviceState& state,
                              Profiler& profiler, StageId stage);
 
   KernelProgram program_;
   DeviceBuffer<uint32_t> status_;  // [0] this step's first bad vertex, [1] sticky
   BodyContactDetectorGpu contacts_;
+  RayleighDampingGpu damping_;
   // The contact arrays this stepper last detected into (nullptr: none since the
   // last clear), so turning detection off clears them once, not every substep.
   const DeviceBodyContacts* detectedInto_ = nullptr;

@@ -55,7 +55,7 @@ Status OpenClSimulator::step(const SolverSettings& settings) {
   if (settings.solver != active_ || !solvers_[size_t(active_)]) {
     if (Status s = setSolver(settings.solver); !s) return s;
   }
-  return stepper_.enqueueStep(ctx_, settings, *solvers_[size_t(active_)], device_, profiler_);
+  return stepper_.enqueueStep(ctx_, *model_, settings, *solvers_[size_t(active_)], device_, profiler_);
 }
 
 void OpenClSimulator::setAttachment(const Attachment& mouse) {
@@ -123,6 +123,10 @@ Status OpenClSimulator::readDiagnostics(StepDiagnostics& out) {
   out.stepMs = lastTimings_.totalMs;
   out.bodyContacts = contacts->active;
   out.bodyContactOverflow = contacts->overflow;
+  Result<RayleighDampingReport> damping = stepper_.readDampingReport(ctx_);
+  if (!damping) return damping.error();
+  out.dampingIterations = damping->iterations;
+  out.dampingResidual = damping->relativeResidual;
   const double energyMs = out.stages[Stage::Energy];  // the energy is timed by whoever reads it
   out.stages = lastTimings_.byStage;
   out.stages[Stage::Energy] = energyMs;

@@ -156,7 +156,7 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
       cl::Kernel& k = program_.kernel(kTets);
       for (uint32_t c = 0; c < s.tetColors.count() && e == CL_SUCCESS; ++c) {
         const uint32_t begin = s.tetColors.begin(c), count = s.tetColors.end(c) - begin;
-        e = setKernelArgs(k, begin, count, s.x, s.xPrev, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_,
+        e = setKernelArgs(k, begin, count, s.x, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_,
                           s.lambda, p);
         if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageTetColor_[c]));
       }
@@ -165,7 +165,7 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
       cl::Kernel& k = program_.kernel(kEdges);
       for (uint32_t c = 0; c < s.edgeColors.count() && e == CL_SUCCESS; ++c) {
         const uint32_t begin = s.edgeColors.begin(c), count = s.edgeColors.end(c) - begin;
-        e = setKernelArgs(k, begin, count, s.x, s.xPrev, s.edges, s.restLength, s.edgeVolume, s.vertexBody,
+        e = setKernelArgs(k, begin, count, s.x, s.edges, s.restLength, s.edgeVolume, s.vertexBody,
                           bodies_, s.lambda, p);
         if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageEdgeColor_[c]));
       }
@@ -174,13 +174,13 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
     // Jacobi: every element reads the same x, so one launch each (no colours).
     if (anyTet) {
       cl::Kernel& k = program_.kernel(kJacobiTets);
-      e = setKernelArgs(k, s.tetCount, s.x, s.xPrev, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_, s.lambda, p,
+      e = setKernelArgs(k, s.tetCount, s.x, s.tets, s.DmInv, s.restVolume, s.tetBody, bodies_, s.lambda, p,
                         tetDelta_);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.tetCount, local, profiler.record(stageJacobi_));
     }
     if (f.edges && e == CL_SUCCESS) {
       cl::Kernel& k = program_.kernel(kJacobiEdges);
-      e = setKernelArgs(k, s.edgeCount, s.x, s.xPrev, s.edges, s.restLength, s.edgeVolume, s.vertexBody, bodies_,
+      e = setKernelArgs(k, s.edgeCount, s.x, s.edges, s.restLength, s.edgeVolume, s.vertexBody, bodies_,
                         s.lambda, p, edgeDelta_);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.edgeCount, local, profiler.record(stageJacobi_));
     }

@@ -145,10 +145,10 @@ __kernel void avbd_solve_vertices_color(
   VbdSystem s = vbd_system_zero();
   vbd_add_inertia(m, h, xi, y, &s);
   if (terms & VBD_TERM_NEO_HOOKEAN)
-    vbd_add_tets(i, h, x, xPrev, tets, DmInv, restVolume, tetBody, vertexTetsOffsets, vertexTetsItems, bodies, &s);
+    vbd_add_tets(i, x, tets, DmInv, restVolume, tetBody, vertexTetsOffsets, vertexTetsItems, bodies, &s);
   if (terms & VBD_TERM_EDGES)
-    avbd_add_edge_rows(i, bodies[vertexBody[i]].z / h, &p, x, xPrev, edges, restLength, edgeC0, lambda, penalty,
-                       vertexEdgesOffsets, vertexEdgesItems, &s);
+    avbd_add_edge_rows(i, &p, x, edges, restLength, edgeC0, lambda, penalty, vertexEdgesOffsets, vertexEdgesItems,
+                       &s);
   if (terms & VBD_TERM_MOUSE) {
     const int slot = vbd_mouse_slot(i, mouse.ids, mouse.slots);
     if (slot >= 0) {

@@ -89,10 +89,9 @@ __kernel void vbd_solve_vertices_color(
   VbdSystem s = vbd_system_zero();
   vbd_add_inertia(mass, h, xi, xInertial[i].xyz, &s);
   if (terms & VBD_TERM_NEO_HOOKEAN)
-    vbd_add_tets(i, h, x, xPrev, tets, DmInv, restVolume, tetBody, vertexTetsOffsets, vertexTetsItems, bodies, &s);
+    vbd_add_tets(i, x, tets, DmInv, restVolume, tetBody, vertexTetsOffsets, vertexTetsItems, bodies, &s);
   if (terms & VBD_TERM_EDGES)
-    vbd_add_springs(i, bodies[vertexBody[i]].z / h, p.safeguard, x, xPrev, edges, restLength, edgeStiffness,
-                    vertexEdgesOffsets, vertexEdgesItems, &s);
+    vbd_add_springs(i, p.safeguard, x, edges, restLength, edgeStiffness, vertexEdgesOffsets, vertexEdgesItems, &s);
   if (terms & VBD_TERM_MOUSE) {
     const int slot = vbd_mouse_slot(i, mouse.ids, mouse.slots);
     if (slot >= 0) {

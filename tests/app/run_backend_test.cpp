@@ -40,8 +40,8 @@ TEST(RunCommandBackends, OpenClMatchesCpuOnTheBeam) {
   ASSERT_EQ(gpu.exitCode, 0) << gpu.output;
 
   const std::vector<double> c = lastRow(dir / "cpu.csv"), g = lastRow(dir / "gpu.csv");
-  ASSERT_EQ(c.size(), 16u);  // kRunStatsHeader's 16 columns
-  ASSERT_EQ(g.size(), 16u);
+  ASSERT_EQ(c.size(), 18u);  // kRunStatsHeader's 18 columns
+  ASSERT_EQ(g.size(), 18u);
   EXPECT_EQ(c[0], 30.0);
   EXPECT_NEAR(g[1], c[1], 1e-6) << "simulated time";
   // Beam mass 1000 kg/m^3 * 0.01 m^3 = 10 kg, L = 1 m: energy scale m g L = 98.1 J.

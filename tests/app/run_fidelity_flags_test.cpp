@@ -39,6 +39,51 @@ TEST(RunFidelityFlags, UnderConvergedVbdBeamIsFlaggedAndAConvergedBudgetIsNot) {
   std::filesystem::remove_all(dir);
 }
 
+// The material damping pass (core/sim/rayleigh_damping.h) reports its CG
+// iterations and residual per frame in --stats, on both backends, and the
+// summary says when it stopped at its iteration cap above its tolerance (the
+// low modes then get less than k_d omega / 2).
+TEST(RunFidelityFlags, DampingPassIterationsAreReportedAndACappedPassIsFlagged) {
+  const auto dir = std::filesystem::temp_directory_path() / "tetlab_run_damping_test";
+  std::filesystem::create_directories(dir);
+  auto writeScene = [&](int maxIterations) {
+    const auto path = dir / ("beam_" + std::to_string(maxIterations) + ".json");
+    std::ofstream(path) << R"({ "format": "tetlab-scene", "version": 1, "name": "damped beam",
+      "bodies": [ { "name": "beam",
+        "box": { "min": [0, -0.05, -0.05], "size": [1, 0.1, 0.1], "cells": [20, 2, 2], "split": "six_symmetric" },
+        "transform": { "translate": [0, 0.5, 0] },
+        "material": { "youngs_modulus": 1e7, "poisson_ratio": 0.3, "density": 1000, "damping": 0.002 },
+        "pins": [ { "min": [-1, -1, -1], "max": [0.00001, 2, 1] } ] } ],
+      "solver": "vbd",
+      "step": { "dt": 0.016666668, "substeps": 10, "iterations": 4,
+                "rayleigh_damping": { "max_iterations": )"
+                        << maxIterations << R"(, "tolerance": 0.001 } },
+      "colliders": { "ground": { "enabled": false } } })";
+    return path.string();
+  };
+  for (const char* backend : {"cpu", "opencl"}) {
+    const std::string csv = (dir / (std::string(backend) + ".csv")).string();
+    auto capped = test::runTetlab("run --scene '" + writeScene(3) + "' --frames 10 --backend " + backend +
+                                  " --stats '" + csv + "'");
+    if (capped.exitCode != 0 && capped.output.find("no OpenCL platform") != std::string::npos) continue;
+    ASSERT_EQ(capped.exitCode, 0) << capped.output;
+    EXPECT_NE(capped.output.find("damping pass stopped at 3 CG iterations"), std::string::npos) << capped.output;
+    for (double v : csvColumn(csv, "damping_iterations")) EXPECT_EQ(v, 3.0) << backend;
+    for (double v : csvColumn(csv, "damping_residual")) EXPECT_GT(v, 1e-3) << backend;
+
+    auto full = test::runTetlab("run --scene '" + writeScene(1000) + "' --frames 10 --backend " + backend +
+                                " --stats '" + csv + "'");
+    ASSERT_EQ(full.exitCode, 0) << full.output;
+    EXPECT_EQ(full.output.find("damping pass stopped"), std::string::npos) << full.output;
+    for (double v : csvColumn(csv, "damping_iterations")) {
+      EXPECT_GT(v, 3.0) << backend;
+      EXPECT_LT(v, 1000.0) << backend;
+    }
+    for (double v : csvColumn(csv, "damping_residual")) EXPECT_LE(v, 1e-3) << backend;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // XPBD integrates Neo-Hookean shear explicitly (core/cpu/xpbd_solver.h): the
 // stiff beam (E = 1e8) asks for ~93 substeps. At an explicit 20 it jitters and
 // its energy climbs 5e5 tolerances (5000 times the scene's energy scale)

@@ -64,7 +64,8 @@ SceneDesc everythingChanged() {
   st.positionBased.tetherSlack = 0.05f;
   st.positionBased.contactOffset = 0.002f;
   st.pbd = PbdParams{PbdScheme::Jacobi, 1.7f, PbdStiffnessMapping::PerIteration, 90.0f};
-  st.xpbd = XpbdParams{0.5f, false};
+  st.xpbd = XpbdParams{0.5f};
+  st.step.rayleigh = RayleighDampingSettings{57, 2e-4f};
   st.vbd.initialGuess = VbdInitialGuess::InertiaAcceleration;
   st.vbd.accelerate = true;
   st.vbd.chebyshevRho = 0.85f;
@@ -145,7 +146,9 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   EXPECT_TRUE(sameBits(a.bodyContacts.friction, 0.7f) && a.bodyContacts.selfCollision);
   EXPECT_EQ(a.pbd.scheme, PbdScheme::Jacobi);
   EXPECT_EQ(a.pbd.mapping, PbdStiffnessMapping::PerIteration);
-  EXPECT_FALSE(a.xpbd.materialDamping);
+  EXPECT_TRUE(sameBits(a.xpbd.complianceScale, 0.5f));
+  EXPECT_EQ(a.step.rayleigh.maxIterations, 57);
+  EXPECT_TRUE(sameBits(a.step.rayleigh.tolerance, 2e-4f));
   EXPECT_EQ(a.vbd.safeguard, HessianSafeguard::DeterminantThreshold);
   EXPECT_TRUE(sameBits(a.vbd.determinantThreshold, 2e-6f));
   EXPECT_TRUE(sameBits(a.vbd.bodyContactStiffness, 3.5f));

@@ -133,7 +133,7 @@ TEST_P(VbdFamily, LinearMomentumIsConservedUpToTheResidual) {
       VbdVertexSystem sys;
       const float m = 1.0f / state.x[i].w;
       vbdAddInertia(m, float(h), glm::vec3(state.x[i]), glm::vec3(state.xInertial[i]), sys);
-      vbdAddTets(model, state, cache, i, float(h), sys);
+      vbdAddTets(model, state, cache, i, sys);
       residualSum += glm::dvec3(sys.f);
       massTimesSpeed += m * glm::length(glm::vec3(state.v[i]));
     }

@@ -311,7 +311,7 @@ TEST(BodyContactDetectionGpu, StepperDetectsInEverySubstepAndClearsWhenToggledOf
   ASSERT_TRUE(stepper.ok()) << stepper.error().message;
   InertialGpuSolver solver;
   Profiler profiler;
-  ASSERT_TRUE(stepper->enqueueStep(ctx, settings, solver, *device, profiler).ok());
+  ASSERT_TRUE(stepper->enqueueStep(ctx, model, settings, solver, *device, profiler).ok());
 
   State after;
   ASSERT_TRUE(downloadState(ctx, *device, after).ok());
@@ -330,7 +330,7 @@ TEST(BodyContactDetectionGpu, StepperDetectsInEverySubstepAndClearsWhenToggledOf
 
   // Off: nothing is launched for contacts and the last ones are cleared.
   settings.step.constraints.bodyContacts = false;
-  ASSERT_TRUE(stepper->enqueueStep(ctx, settings, solver, *device, profiler).ok());
+  ASSERT_TRUE(stepper->enqueueStep(ctx, model, settings, solver, *device, profiler).ok());
   BodyContacts off;
   ASSERT_TRUE(downloadBodyContacts(ctx, device->bodyContacts, off).ok());
   EXPECT_EQ(off.active, 0u);
@@ -352,7 +352,7 @@ TEST(BodyContactDetectionGpu, StepperSkipsASingleBodyWithoutSelfCollisionLikeThe
   Profiler profiler;
   SolverSettings settings;
   ASSERT_TRUE(settings.step.constraints.bodyContacts);
-  ASSERT_TRUE(stepper->enqueueStep(ctx, settings, solver, *device, profiler).ok());
+  ASSERT_TRUE(stepper->enqueueStep(ctx, model, settings, solver, *device, profiler).ok());
   EXPECT_EQ(profiler.resolve().find("body contacts")->launches, 0u);
   BodyContacts gpu;
   ASSERT_TRUE(downloadBodyContacts(ctx, device->bodyContacts, gpu).ok());

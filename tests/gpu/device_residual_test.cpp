@@ -61,7 +61,7 @@ TEST_P(DeviceResidual, OneReductionPerIterationOfTheLastSubstepAndValidTimings) 
   ASSERT_TRUE(gpu.ok()) << gpu.error().message;
   Profiler profiler;
   const int frames = 3;
-  for (int f = 0; f < frames; ++f) ASSERT_TRUE(stepper->enqueueStep(ctx, s, **gpu, *device, profiler).ok());
+  for (int f = 0; f < frames; ++f) ASSERT_TRUE(stepper->enqueueStep(ctx, scene.model, s, **gpu, *device, profiler).ok());
   const StepStats stats = profiler.resolve();
   if (!stats.valid && stats.totalMs == 0.0) GTEST_SKIP() << "the device gives no profiling information";
   EXPECT_TRUE(stats.valid) << "some profiled stage has no event";

@@ -71,7 +71,7 @@ TEST(GpuStepper, FreeFallMatchesCpuStepperAndTheDiscreteSolution) {
     StepDiagnostics diag;
     stepSimulation(model, settings, cpuSolver, cpu, diag);
     ASSERT_TRUE(diag.finite);
-    ASSERT_TRUE(stepper->enqueueStep(ctx, settings, gpuSolver, *device, profiler).ok());
+    ASSERT_TRUE(stepper->enqueueStep(ctx, model, settings, gpuSolver, *device, profiler).ok());
   }
   State gpu;
   ASSERT_TRUE(downloadState(ctx, *device, gpu).ok());
@@ -145,7 +145,7 @@ TEST(GpuStepper, NonFiniteVertexRollsBackTheFailingSubstepLikeTheCpu) {
   EXPECT_FALSE(diag.finite);
   EXPECT_EQ(diag.badVertex, int64_t(badIndex));
 
-  ASSERT_TRUE(stepper->enqueueStep(ctx, settings, gpuSolver, *device, profiler).ok());
+  ASSERT_TRUE(stepper->enqueueStep(ctx, model, settings, gpuSolver, *device, profiler).ok());
   auto bad = stepper->readBadVertex(ctx);
   ASSERT_TRUE(bad.ok());
   EXPECT_EQ(*bad, int64_t(badIndex));

@@ -104,7 +104,7 @@ Comparison runBoth(const ClContext& ctx, Scene scene, const SolverSettings& sett
     StepDiagnostics diag;
     stepSimulation(scene.model, settings, *cpu, cpuState, diag);
     EXPECT_TRUE(diag.finite) << diag.problem;
-    Status st = stepper->enqueueStep(ctx, settings, **gpu, *device, profiler);
+    Status st = stepper->enqueueStep(ctx, scene.model, settings, **gpu, *device, profiler);
     EXPECT_TRUE(st.ok()) << st.error().message;
     profiler.discard();
   }

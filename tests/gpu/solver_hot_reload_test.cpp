@@ -85,7 +85,7 @@ TEST(SolverHotReload, SyntaxErrorKeepsTheSimulationRunningOnThePreviousKernels) 
     for (int f = 0; f < frames; ++f) {
       StepDiagnostics diag;
       stepSimulation(*model, settings, *cpu, cpuState, diag);
-      ASSERT_TRUE(stepper->enqueueStep(ctx, settings, **gpu, *device, profiler).ok());
+      ASSERT_TRUE(stepper->enqueueStep(ctx, *model, settings, **gpu, *device, profiler).ok());
     }
   };
   std::vector<glm::vec4> gpuX;

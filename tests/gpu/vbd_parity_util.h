@@ -232,7 +232,7 @@ inline VbdComparison runVbdBoth(const ClContext& ctx, const VbdScene& scene, con
     StepDiagnostics diag;
     stepSimulation(scene.model, settings, *cpu, cpuState, diag);
     out.finite = out.finite && diag.finite;
-    Status st = stepper->enqueueStep(ctx, settings, **gpu, *device, profiler);
+    Status st = stepper->enqueueStep(ctx, scene.model, settings, **gpu, *device, profiler);
     EXPECT_TRUE(st.ok()) << st.error().message;
     if ((*gpu)->measuresResidual()) {
       auto curve = (*gpu)->readResidualHistory(ctx);

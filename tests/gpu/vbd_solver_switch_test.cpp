@@ -37,7 +37,7 @@ TEST(GpuSolverFactory, EveryKindIsReadyToStep) {
     EXPECT_EQ((*solver)->kind(), kind);
     SolverSettings s = test::vbdBaseSettings(kind);
     Profiler profiler;
-    for (int f = 0; f < 5; ++f) ASSERT_TRUE(stepper->enqueueStep(ctx, s, **solver, *device, profiler).ok());
+    for (int f = 0; f < 5; ++f) ASSERT_TRUE(stepper->enqueueStep(ctx, scene.model, s, **solver, *device, profiler).ok());
     profiler.discard();
     auto bad = stepper->readBadVertex(ctx);
     ASSERT_TRUE(bad.ok());
@@ -61,7 +61,7 @@ TEST(GpuSolverFactory, SwitchKeepsPositionsAndVelocitiesAndResetsOnlyTheSolverRo
   Profiler profiler;
   profiler.setEnabled(false);
   for (int f = 0; f < 10; ++f)
-    ASSERT_TRUE(stepper->enqueueStep(ctx, test::vbdBeamSettings(SolverKind::Xpbd), **xpbd, *device, profiler).ok());
+    ASSERT_TRUE(stepper->enqueueStep(ctx, scene.model, test::vbdBeamSettings(SolverKind::Xpbd), **xpbd, *device, profiler).ok());
   State before;
   ASSERT_TRUE(downloadState(ctx, *device, before).ok());
 
@@ -107,7 +107,7 @@ TEST(GpuSolverFactory, SwitchingXpbdVbdAvbdMidRunMatchesTheCpu) {
       StepDiagnostics diag;
       stepSimulation(scene.model, s, *cpu, cpuState, diag);
       ASSERT_TRUE(diag.finite) << diag.problem;
-      ASSERT_TRUE(stepper->enqueueStep(ctx, s, **gpu, *device, profiler).ok());
+      ASSERT_TRUE(stepper->enqueueStep(ctx, scene.model, s, **gpu, *device, profiler).ok());
     }
   }
   std::vector<glm::vec4> gpuX;
@@ -162,7 +162,7 @@ TEST(VbdGpuHotReload, SyntaxErrorInTheVertexHeaderKeepsVbdRunning) {
     for (int f = 0; f < frames; ++f) {
       StepDiagnostics diag;
       stepSimulation(scene.model, s, *cpu, cpuState, diag);
-      ASSERT_TRUE(stepper->enqueueStep(ctx, s, **gpu, *device, profiler).ok());
+      ASSERT_TRUE(stepper->enqueueStep(ctx, scene.model, s, **gpu, *device, profiler).ok());
     }
   };
   stepBoth(5);

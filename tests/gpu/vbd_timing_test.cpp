@@ -57,7 +57,7 @@ void timePreset(const ClContext& ctx, const char* name, uint32_t cellsThick, Sol
   uint32_t launches = 0;
   for (int f = 0; f < kWarmup + frames; ++f) {
     const auto t0 = Clock::now();
-    ASSERT_TRUE(stepper->enqueueStep(ctx, settings, **gpu, *device, profiler).ok());
+    ASSERT_TRUE(stepper->enqueueStep(ctx, scene->model, settings, **gpu, *device, profiler).ok());
     ctx.queue.finish();
     const double wall = msSince(t0);
     const StepStats stats = profiler.resolve();

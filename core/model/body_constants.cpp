@@ -1,0 +1,33 @@
+#include "core/model/body_constants.h"
+
+namespace tetlab {
+
+bool packNeoHookeanBodies(const SimModel& model, std::vector<glm::vec4>& out) {
+  bool damped = false;
+  out.resize(model.materials.size());
+  for (size_t b = 0; b < out.size(); ++b) {
+    const Material& m = model.materials[b];
+    const NeoHookeanParameters nh = neoHookeanFromMaterial(m);
+    out[b] = glm::vec4(nh.mu, nh.lambda, m.damping, 0.0f);
+    damped = damped || m.damping > 0.0f;
+  }
+  return damped;
+}
+
+void packDmInvColumns(const SimModel& model, std::vector<glm::vec4>& out) {
+  // glm::mat3 is column-major: DmInv[t][c] is column c.
+  out.resize(3 * size_t(model.tetCount()));
+  for (uint32_t t = 0; t < model.tetCount(); ++t)
+    for (int c = 0; c < 3; ++c) out[3 * size_t(t) + size_t(c)] = glm::vec4(model.DmInv[t][c], 0.0f);
+}
+
+void packEdgeStiffness(const SimModel& model, std::vector<float>& out) {
+  out.resize(model.edgeCount());
+  for (uint32_t e = 0; e < model.edgeCount(); ++e) {
+    const Material& m = model.materials[model.vertexBody[model.edges[e].x]];
+    const float volume = e < model.edgeVolume.size() ? model.edgeVolume[e] : 0.0f;
+    out[e] = edgeSpringStiffness(m.youngsModulus, volume, model.restLength[e]);
+  }
+}
+
+}  // namespace tetlab

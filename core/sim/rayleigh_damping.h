@@ -1,0 +1,48 @@
+#pragma once
+// Rayleigh material damping D = k_d K (Material::damping = k_d), one pass for
+// all four solvers: after the substeps of a frame the velocities take one
+// backward-Euler step of the damping force alone,
+//
+//   (M + dt D) v' = M v,
+//
+// solved by preconditioned conjugate gradients (the algebra, the element
+// terms and why: shaders/cl/common/rayleigh_damping.clh; the device twin:
+// shaders/cl/rayleigh_damping.cl, gpu/rayleigh_damping_gpu.h). It touches
+// velocities only, so the static answer of a damped run is the undamped one,
+// and it is the same operator whichever solver produced v: a mode of angular
+// frequency omega gets zeta = k_d omega / 2 on PBD, XPBD, VBD and AVBD.
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec4.hpp>
+
+#include "core/model/sim_model.h"
+#include "core/sim/step_settings.h"
+
+namespace tetlab {
+
+struct State;
+
+// How the pass went (for diagnostics and tests).
+struct RayleighDampingReport {
+  bool applied = false;          // false: no body has k_d > 0 (v untouched)
+  int iterations = 0;            // CG iterations run
+  float relativeResidual = 0.0f; // sqrt(r.z / r0.z) at exit (M^-1 norm of the residual)
+};
+
+// Scratch of the pass (State::dampingScratch): sized on first use, reused after.
+struct RayleighDampingScratch {
+  std::vector<glm::vec4> bodies;  // per body (NH mu, NH lambda, k_d, 0): the device's layout
+  std::vector<glm::vec4> dmInv;   // 3 columns per tet (w = 0)
+  std::vector<float> edgeStiffness;
+  std::vector<glm::vec4> dv, r, p, q;
+  std::vector<glm::vec4> corner;  // 4 per tet: its share of D d at each corner
+  std::vector<float> terms;       // per vertex: the current dot product's term
+};
+
+// Applies the pass to state.v (frame length dt). Springs take part when
+// `springs` (the edge toggle) is on.
+RayleighDampingReport applyRayleighDamping(const SimModel& model, const RayleighDampingSettings& settings,
+                                           bool springs, float dt, State& state);
+
+}  // namespace tetlab
