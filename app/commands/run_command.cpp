@@ -21,6 +21,7 @@
 #include "core/sim/simulator.h"
 #include "core/sim/state_setup.h"
 #include "gpu/solvers/opencl_simulator.h"
+#include "core/sim/rayleigh_damping.h"
 
 namespace tetlab {
 namespace {
@@ -128,7 +129,7 @@ int runRunCommand(const RunArgs& args) {
   const double energyScale = sceneEnergyScale(model, settings.step, e0);
   const bool unforced = true;
   int underConverged = 0, convergenceFrames = 0;
-  int dampingShort = 0;  // frames whose damping pass stopped at max_iterations above its tolerance
+  int dampingShort = 0;  // frames whose damping pass fell short (rayleighPassFellShort)
   float worstDampingResidual = 0.0f;
   double worstRise = -INFINITY;
   for (int frame = 1; frame <= args.frames; ++frame) {
@@ -151,7 +152,7 @@ int runRunCommand(const RunArgs& args) {
     const bool energyKnown = sim->computesEnergy() || csv.is_open();
     const EnergyRiseCheck rise = checkEnergyRise(unforced && energyKnown, diag.energy.total(), e0.total(), energyScale);
     if (rise.applies) worstRise = std::max(worstRise, rise.rise);
-    if (diag.dampingIterations > 0 && diag.dampingResidual > settings.step.rayleigh.tolerance) {
+    if (rayleighPassFellShort(diag.dampingIterations, diag.dampingResidual, settings.step.rayleigh)) {
       ++dampingShort;
       worstDampingResidual = std::max(worstDampingResidual, diag.dampingResidual);
     }
@@ -186,7 +187,7 @@ int runRunCommand(const RunArgs& args) {
                 underConverged, convergenceFrames, double(kVbdResidualTolerance),
                 underConverged > 0 ? ": raise --substeps first, then --iterations (docs/solvers_vbd_avbd.md, 'Convergence')" : "");
   if (dampingShort > 0)
-    std::printf("tetlab run: the damping pass stopped at %d CG iterations above its tolerance %.2g in %d of %d frames "
+    std::printf("tetlab run: the damping pass stopped at %d CG iterations above 10x its tolerance %.2g in %d of %d frames "
                 "(residual up to %.3g): the low modes get less than k_d omega / 2; raise "
                 "step.rayleigh_damping.max_iterations (docs/solvers.md, 'Material damping')\n",
                 settings.step.rayleigh.maxIterations, double(settings.step.rayleigh.tolerance), dampingShort,

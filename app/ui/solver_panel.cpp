@@ -192,10 +192,10 @@ SolverPanelActions drawSolverControls(SimSession& session, const SolverPanelInpu
   itemTooltip("Gravitational acceleration, x y z [m/s^2].");
   slider("velocity damping", s.step.velocityDamping, 0.0f, 20.0f, "%.2f 1/s",
          "Linear drag rate: every substep v *= exp(-rate h) [1/s].");
-  ImGui::SliderInt("damping CG iterations", &s.step.rayleigh.maxIterations, 0, 1000);
+  ImGui::SliderInt("damping CG iters", &s.step.rayleigh.maxIterations, 0, 1000);
   itemTooltip("Most conjugate-gradient iterations of the material damping pass per frame (bodies with damping "
               "> 0 only); the numbers panel shows how many it used and its residual [-].");
-  logSlider("damping CG tolerance", s.step.rayleigh.tolerance, 1e-6f, 1e-1f, "%.1e",
+  logSlider("damping CG tol", s.step.rayleigh.tolerance, 1e-6f, 1e-1f, "%.1e",
             "The damping pass stops when its residual falls below this fraction of the start [-].");
   return actions;
 }
