@@ -33,6 +33,7 @@
 #include "common/compat_cl.clh"
 #include "common/body_contact.clh"
 #include "common/layout.clh"
+#include "group_sum.clh"
 
 #ifndef BC_GROUP
 #error "BC_GROUP (work-group size) must be set by the host (gpu/solvers/body_contact_detection_gpu.cpp)"
@@ -94,17 +95,6 @@ static inline uint bc_group_scan(__local uint* tmp, uint value) {
   return tmp[l];
 }
 
-static inline float bc_group_sum(__local float* tmp, float value) {
-  const uint l = get_local_id(0);
-  tmp[l] = value;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint width = BC_GROUP / 2; width > 0; width >>= 1) {
-    if (l < width) tmp[l] += tmp[l + width];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  return tmp[0];
-}
-
 __kernel void bc_reset(__global uint* buckets, const uint tableSize, __global uint* vertexCount,
                        const uint vertexN, __global uint* counters, __global uint* gridCounters) {
   const uint i = get_global_id(0);
@@ -130,7 +120,7 @@ __kernel __attribute__((reqd_work_group_size(BC_GROUP, 1, 1))) void bc_extent_pa
     const float3 e = fmax(a, fmax(b, c)) - fmin(a, fmin(b, c));
     sum += fmax(e.x, fmax(e.y, e.z));
   }
-  const float total = bc_group_sum(tmp, sum);
+  const float total = group_sum_float(tmp, sum, BC_GROUP);
   if (get_local_id(0) == 0) partials[get_group_id(0)] = total;
 }
 
@@ -142,7 +132,7 @@ __kernel __attribute__((reqd_work_group_size(BC_GROUP, 1, 1))) void bc_cell_size
   __local float tmp[BC_GROUP];
   float sum = 0.0f;
   for (uint i = get_local_id(0); i < partialCount; i += BC_GROUP) sum += partials[i];
-  const float total = bc_group_sum(tmp, sum);
+  const float total = group_sum_float(tmp, sum, BC_GROUP);
   if (get_local_id(0) == 0) {
     const float mean = triCount > 0u ? total / (float)triCount : 0.0f;
     const float cell = mean > 2.0f * r ? mean : 2.0f * r;

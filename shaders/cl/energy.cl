@@ -19,6 +19,7 @@
 #include "common/compat_cl.clh"
 #include "common/constraints_tet.clh"
 #include "common/neo_hookean.clh"
+#include "group_sum.clh"
 
 #ifndef ENERGY_GROUP_SIZE
 #define ENERGY_GROUP_SIZE 128  // a power of two; the host passes the one it launches with
@@ -29,16 +30,10 @@
 #define ENERGY_TERM_TET_VOLUME 2u
 #define ENERGY_TERM_STRAIN 4u
 
-// Binary-tree sum of one float4 per work-item; work-item 0 writes the group's total.
+// One float4 per work-item summed over the group; work-item 0 writes the total.
 static void energy_group_sum(__local float4* scratch, float4 value, __global float4* out) {
-  const uint l = get_local_id(0);
-  scratch[l] = value;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint s = ENERGY_GROUP_SIZE / 2; s > 0; s >>= 1) {
-    if (l < s) scratch[l] += scratch[l + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (l == 0) *out = scratch[0];
+  const float4 total = group_sum_float4(scratch, value, ENERGY_GROUP_SIZE);
+  if (get_local_id(0) == 0) *out = total;
 }
 
 // Kinetic 1/2 m |v|^2 and gravitational -m g.x; mass is the lumped mass, also

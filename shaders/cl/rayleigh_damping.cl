@@ -18,17 +18,7 @@
 // length loops around a barrier made that build run for minutes.
 #pragma OPENCL FP_CONTRACT OFF
 #include "common/rayleigh_damping.clh"
-
-static inline float rd_group_sum(__local float* tmp, float value) {
-  const uint l = get_local_id(0);
-  tmp[l] = value;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint width = RD_GROUP / 2; width > 0; width >>= 1) {
-    if (l < width) tmp[l] += tmp[l + width];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  return tmp[0];
-}
+#include "group_sum.clh"
 
 // corner[4 t + k] = tet t's share of (D d) at its corner k.
 __kernel void rd_tets(const uint count, __global const float4* x, __global const float4* d,
@@ -122,7 +112,7 @@ __kernel __attribute__((reqd_work_group_size(RD_GROUP, 1, 1))) void rd_scalars(
   __local float tmp[RD_GROUP];
   float sum = 0.0f;
   for (uint k = get_local_id(0); k < count; k += RD_GROUP) sum += terms[k];
-  const float total = rd_group_sum(tmp, sum);
+  const float total = group_sum_float(tmp, sum, RD_GROUP);
   if (get_local_id(0) == 0) rd_scalars_update(mode, total, maxIterations, tolerance, scalars);
 }
 
