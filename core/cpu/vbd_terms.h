@@ -28,8 +28,8 @@ namespace tetlab {
 // The parameter structs are laid out alike by both compilers (layout.clh rule);
 // tests/gpu/vbd_layout_probe_test.cpp checks the device's sizes against these.
 static_assert(sizeof(clm::VbdMouse) == 112);
-static_assert(sizeof(clm::VbdStepParams) == 64);
-static_assert(sizeof(clm::AvbdStepParams) == 128);
+static_assert(sizeof(clm::VbdStepParams) == 112);
+static_assert(sizeof(clm::AvbdStepParams) == 176);
 static_assert(sizeof(clm::AvbdContactFrame) == 48);
 
 // Per-substep inputs of the shared assembly in the layouts the device uses,

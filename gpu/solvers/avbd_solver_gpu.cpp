@@ -91,16 +91,19 @@ class AvbdSolverGpu final : public GpuSolver {
   AvbdLayout layout_;
   VbdFamilyInputs inputs_;
   VbdResidualRecorder residual_;
-  DeviceBuffer<glm::vec4> vLast_, mouseC0_;
-  DeviceBuffer<glm::vec4> pins_;  // per vertex: [2 i] target (w = known), [2 i + 1] C*(x^t) (avbd_assembly.clh)
-  // K AvbdContactFrame per vertex, held as 3 float4 each (DeviceBuffer takes 4-, 8- and 16-byte elements;
-  // the kernels declare the argument as AvbdContactFrame*, 48 bytes = 3 float4).
-  DeviceBuffer<glm::vec4> contacts_;
-  DeviceBuffer<float> edgeC0_;
+  DeviceBuffer<glm::vec4> vLast_;  // r(x^t) of the mouse rows is inputs_.mouseOffset[1]
+  // The per-vertex rows, one buffer: [0, 2 n) the pins, per vertex [2 i] target (w = known), [2 i + 1]
+  // C*(x^t) (avbd_assembly.clh); from 2 n on, K AvbdContactFrame per vertex, held as 3 float4 each
+  // (DeviceBuffer takes 4-, 8- and 16-byte elements; the kernels read them as AvbdContactFrame*,
+  // 48 bytes = 3 float4; avbd_frames in avbd.cl).
+  DeviceBuffer<glm::vec4> vertexRows_;
+  // Stabilisation offset c0 per row, the layout of lambda: the edge rows [0, edgeCount) and the
+  // body-contact rows from bodyRow on use it (the pins keep theirs in vertexRows_, the mouse in mouseOffset[1]).
+  DeviceBuffer<float> c0_;
   DeviceBuffer<glm::uvec4> bodyPrevIds_;  // per body-contact slot: (p, a, b, c) of the last substep
-  DeviceBuffer<float> bodyC0_;            // per slot: stabilisation offset c0 [m]
   DeviceBuffer<glm::vec4> snapshot_;      // body contacts: x of the colour being solved at its start
   Attachment mouse_;
+  uint32_t bodyContactSlots_ = 0;        // DeviceBodyContacts::slotCount (the packed arrays' sections)
   bool mouseActive_ = false;             // the last substep's drag, to notice a new one
   std::vector<uint32_t> mouseVertices_;
 
@@ -132,23 +135,22 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
   clm::AvbdContactFrame none{};
   none.collider = -1;
   static_assert(sizeof(clm::AvbdContactFrame) == 3 * sizeof(glm::vec4));
-  std::vector<glm::vec4> noFrames(3 * std::max<size_t>(contacts, 1));
-  for (size_t c = 0; c < noFrames.size() / 3; ++c) std::memcpy(&noFrames[3 * c], &none, sizeof(none));
-  auto frames = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, noFrames, CL_MEM_READ_WRITE, "AVBD contacts");
-  if (!frames) return frames.error();
-  contacts_ = std::move(*frames);
-  for (Status st : {allocate(ctx, vLast_, n, zero, "AVBD vLast"), allocate(ctx, pins_, 2 * size_t(n), zero, "AVBD pins"),
-                    allocate(ctx, mouseC0_, 1, zero, "AVBD mouseC0"),
-                    allocate(ctx, edgeC0_, model.edgeCount(), 0.0f, "AVBD edgeC0"),
+  const size_t pins = 2 * size_t(n);  // zero: no pin target yet
+  std::vector<glm::vec4> rows(pins + 3 * std::max<size_t>(contacts, 1), zero);
+  for (size_t c = 0; c < (rows.size() - pins) / 3; ++c) std::memcpy(&rows[pins + 3 * c], &none, sizeof(none));
+  auto vertexRows = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, rows, CL_MEM_READ_WRITE, "AVBD vertexRows");
+  if (!vertexRows) return vertexRows.error();
+  vertexRows_ = std::move(*vertexRows);
+  for (Status st : {allocate(ctx, vLast_, n, zero, "AVBD vLast"),
+                    allocate(ctx, c0_, layout_.size, 0.0f, "AVBD c0"),
                     allocate(ctx, bodyPrevIds_, slots, glm::uvec4(kNoContact), "AVBD bodyPrevIds"),
-                    allocate(ctx, bodyC0_, slots, 0.0f, "AVBD bodyC0"),
                     allocate(ctx, snapshot_, n, zero, "AVBD snapshot")})
     if (!st) return st;
   // No v^{t-1} yet (w = 0): the first guess assumes free fall (common/vbd_initial_guess.clh).
   cl_int e = vLast_.fill(ctx.queue, glm::vec4(0.0f));
   // Pin targets: where each pinned vertex is now (AvbdConstraints::reset).
   cl::Kernel& k = program_.kernel(kReset);
-  if (e == CL_SUCCESS) e = setKernelArgs(k, n, s.x, pins_, contacts_);
+  if (e == CL_SUCCESS) e = setKernelArgs(k, n, s.x, vertexRows_);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, program_.localSize());
   mouseActive_ = false;
   mouseVertices_.clear();
@@ -173,6 +175,7 @@ clm::AvbdStepParams AvbdSolverGpu::constants(const SolverSettings& settings, flo
   clm::AvbdStepParams k = avbdStepParams(settings, layout_, h);
   if (mouse.active && mouse.slots > 0) k.terms |= VBD_TERM_MOUSE;
   if (residual_.recording()) k.terms |= VBD_TERM_RESIDUAL;
+  inputs_.setSections(k, bodyContactSlots_);
   return k;
 }
 
@@ -183,6 +186,7 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
   if (registeredWith_ != &profiler) registerStages(profiler, s);
   if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
   const clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
+  bodyContactSlots_ = s.bodyContacts.slotCount;
   const clm::AvbdStepParams k = constants(settings, h, mouse);
   const uint32_t n = s.vertexCount;
 
@@ -209,7 +213,7 @@ cl_int AvbdSolverGpu::enqueueBegin(const ClContext& ctx, const clm::AvbdStepPara
   const size_t local = program_.localSize();
   cl::Kernel& edges = program_.kernel(kBeginEdges);
   cl_int e = setKernelArgs(edges, s.edgeCount, k, s.x, s.xPrev, s.edges, s.restLength, s.mass, inputs_.edgeStiffness,
-                           edgeC0_, s.lambda, s.penalty);
+                           c0_, s.lambda, s.penalty);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, edges, s.edgeCount, local, profiler.record(stageBegin_));
   if (e != CL_SUCCESS) return e;
 
@@ -218,19 +222,19 @@ cl_int AvbdSolverGpu::enqueueBegin(const ClContext& ctx, const clm::AvbdStepPara
   mouseActive_ = mouse_.active;
   mouseVertices_ = mouse_.vertices;
   cl::Kernel& m = program_.kernel(kBeginMouse);
-  e = setKernelArgs(m, k, mouse, s.x, s.xPrev, s.mass, s.lambda, s.penalty, mouseC0_);
+  e = setKernelArgs(m, k, mouse, s.x, s.xPrev, s.mass, s.lambda, s.penalty, inputs_.mouseOffset);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, m, 1, 0, profiler.record(stageBegin_));
   if (e != CL_SUCCESS) return e;
 
   cl::Kernel& v = program_.kernel(kBeginVertices);
-  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, s.v, s.mass, pins_, contacts_, s.lambda, s.penalty,
+  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, s.v, s.mass, vertexRows_, s.lambda, s.penalty,
                     inputs_.colliders.records);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageBegin_));
   const DeviceBodyContacts& bc = s.bodyContacts;
   if (e != CL_SUCCESS || bc.slotCount == 0) return e;
   cl::Kernel& b = program_.kernel(kBeginBodyContacts);
   const uint32_t on = (k.terms & VBD_TERM_BODY_CONTACTS) ? 1u : 0u;
-  e = setKernelArgs(b, bc.slotCount, on, k, bc.ids, bc.normal, bc.weights, s.xPrev, bodyPrevIds_, bodyC0_, s.lambda);
+  e = setKernelArgs(b, bc.slotCount, on, k, bc.arrays, s.xPrev, bodyPrevIds_, c0_, s.lambda);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, b, bc.slotCount, local, profiler.record(stageBegin_));
   return e;
 }
@@ -260,14 +264,10 @@ cl_int AvbdSolverGpu::enqueueColor(const ClContext& ctx, clm::AvbdStepParams k, 
   k.count = count;
   k.color = c;
   k.mouseFromOffset = snapshot ? 1u : 0u;
-  const DeviceBodyContacts& bc = s.bodyContacts;
   cl::Kernel& solve = program_.kernel(kSolve);
-  e = setKernelArgs(solve, k, mouse, s.vertexColorOrder, s.x, s.xPrev, s.xInertial, s.v, s.mass, s.tets, s.DmInv,
-                    s.restVolume, s.tetBody, s.vertexTetsOffsets, s.vertexTetsItems, s.edges, s.restLength,
-                    s.vertexEdgesOffsets, s.vertexEdgesItems, s.vertexBody, inputs_.bodies, s.lambda, s.penalty,
-                    edgeC0_, pins_, contacts_,
-                    inputs_.mouseOffset, mouseC0_, snapshot_, inputs_.colorOf, bc.ids, bc.normal, bc.weights,
-                    bc.vertexCount, bc.vertexItems, bodyC0_, residual_.residual);
+  e = setKernelArgs(solve, k, mouse, inputs_.topology, inputs_.restData, s.x, s.xPrev, s.xInertial, s.v, s.tets,
+                    s.DmInv, s.edges, inputs_.bodies, s.lambda, s.penalty, c0_, vertexRows_,
+                    inputs_.mouseOffset, snapshot_, s.bodyContacts.arrays, residual_.residual);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, solve, count, program_.localSize(), profiler.record(stageColor_[c]));
   return e;
 }
@@ -278,24 +278,24 @@ cl_int AvbdSolverGpu::enqueueDual(const ClContext& ctx, const SolverSettings& se
   cl_int e = CL_SUCCESS;
   if (settings.step.constraints.edges) {
     cl::Kernel& edges = program_.kernel(kDualEdges);
-    e = setKernelArgs(edges, s.edgeCount, k, s.x, s.edges, s.restLength, edgeC0_, inputs_.edgeStiffness, s.lambda,
+    e = setKernelArgs(edges, s.edgeCount, k, s.x, s.edges, s.restLength, c0_, inputs_.edgeStiffness, s.lambda,
                       s.penalty);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, edges, s.edgeCount, local, profiler.record(stageDual_));
     if (e != CL_SUCCESS) return e;
   }
   if (mouse_.active) {
     cl::Kernel& m = program_.kernel(kDualMouse);
-    e = setKernelArgs(m, k, mouse, s.x, s.lambda, s.penalty, mouseC0_);
+    e = setKernelArgs(m, k, mouse, s.x, s.lambda, s.penalty, inputs_.mouseOffset);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, m, 1, 0, profiler.record(stageDual_));
     if (e != CL_SUCCESS) return e;
   }
   cl::Kernel& v = program_.kernel(kDualVertices);
-  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, pins_, contacts_, s.lambda, s.penalty);
+  e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, vertexRows_, s.lambda, s.penalty);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageDual_));
   const DeviceBodyContacts& bc = s.bodyContacts;
   if (e != CL_SUCCESS || !(k.terms & VBD_TERM_BODY_CONTACTS) || bc.slotCount == 0) return e;
   cl::Kernel& b = program_.kernel(kDualBodyContacts);
-  e = setKernelArgs(b, bc.slotCount, k, bc.ids, bc.normal, bc.weights, s.x, bodyC0_, s.lambda);
+  e = setKernelArgs(b, bc.slotCount, k, bc.arrays, s.x, c0_, s.lambda);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, b, bc.slotCount, local, profiler.record(stageDual_));
   return e;
 }

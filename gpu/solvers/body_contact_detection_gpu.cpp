@@ -133,7 +133,8 @@ Status BodyContactDetectorGpu::enqueue(const ClContext& ctx, const BodyContactPa
   auto fail = [](const char* kernel, cl_int e) { return clError(std::string("enqueueing ") + kernel, e); };
 
   cl::Kernel& reset = program_.kernel(kReset);
-  cl_int e = setKernelArgs(reset, buckets_, paddedTable_, c.vertexCount, c.vertexCount_, c.counters, gridCounters_);
+  cl_int e = setKernelArgs(reset, buckets_, paddedTable_, c.arrays, c.slotCount, c.vertexCount_, c.counters,
+                           gridCounters_);
   if (e == CL_SUCCESS)
     e = launch1D(q, reset, std::max(paddedTable_, c.vertexCount_), local, profiler.record(stage));
   if (e != CL_SUCCESS) return fail("bc_reset", e);
@@ -182,8 +183,7 @@ Status BodyContactDetectorGpu::enqueue(const ClContext& ctx, const BodyContactPa
   cl::Kernel& query = program_.kernel(kQuery);
   e = setKernelArgs(query, s.xInertial, s.vertexBody, c.restPositions, c.surfaceVertices, c.slotCount,
                     c.surfaceTriangles, tris, grid_, buckets_, mask, entries_, gridCounters_, qp,
-                    uint32_t(params.selfCollision ? 1 : 0), c.ids, c.normal, c.weights, c.vertexCount, c.vertexItems,
-                    c.counters);
+                    uint32_t(params.selfCollision ? 1 : 0), c.arrays, c.vertexCount_, c.counters);
   if (e == CL_SUCCESS) e = launch1D(q, query, c.slotCount, local, profiler.record(stage));
   if (e != CL_SUCCESS) return fail("bc_query", e);
   return Ok{};

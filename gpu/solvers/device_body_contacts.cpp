@@ -1,5 +1,6 @@
 #include "gpu/solvers/device_body_contacts.h"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,16 @@ Status readAll(const ClContext& ctx, const DeviceBuffer<T>& buf, size_t count, s
   return clCheck(buf.download(ctx.queue, std::span<T>(out.data(), count)), std::string("reading back ") + name);
 }
 
+// Array <-> section of the packed uint buffer, bit for bit.
+template <class T>
+void copyBits(const std::vector<T>& from, std::vector<uint32_t>& packed, size_t base) {
+  if (!from.empty()) std::memcpy(packed.data() + base, from.data(), from.size() * sizeof(T));
+}
+template <class T>
+void copyBits(const std::vector<uint32_t>& packed, size_t base, std::vector<T>& to) {
+  if (!to.empty()) std::memcpy(to.data(), packed.data() + base, to.size() * sizeof(T));
+}
+
 }  // namespace
 
 Result<DeviceBodyContacts> createDeviceBodyContacts(const ClContext& ctx, const SimModel& model) {
@@ -54,11 +65,8 @@ Result<DeviceBodyContacts> createDeviceBodyContacts(const ClContext& ctx, const 
   auto step = [&](Status s) {
     if (st && !s) st = std::move(s);
   };
-  step(makeSized(ctx, d.ids, d.slotCount, "bodyContacts.ids"));
-  step(makeSized(ctx, d.normal, d.slotCount, "bodyContacts.normal"));
-  step(makeSized(ctx, d.weights, d.slotCount, "bodyContacts.weights"));
-  step(makeSized(ctx, d.vertexCount, d.vertexCount_, "bodyContacts.vertexCount"));
-  step(makeSized(ctx, d.vertexItems, size_t(d.vertexCount_) * kMaxContactsPerVertex, "bodyContacts.vertexItems"));
+  step(makeSized(ctx, d.arrays, TL_BC_ARRAYS_SIZE(size_t(d.slotCount), size_t(d.vertexCount_)),
+                 "bodyContacts.arrays"));
   step(makeSized(ctx, d.counters, 2, "bodyContacts.counters"));
   step(makeFrom(ctx, d.surfaceVertices, model.surfaceVertices, "bodyContacts.surfaceVertices"));
   step(makeFrom(ctx, d.surfaceTriangles, triangles, "bodyContacts.surfaceTriangles"));
@@ -70,8 +78,8 @@ Result<DeviceBodyContacts> createDeviceBodyContacts(const ClContext& ctx, const 
 }
 
 cl_int clearDeviceBodyContacts(const ClContext& ctx, DeviceBodyContacts& d) {
-  cl_int err = d.ids.fill(ctx.queue, glm::uvec4(kNoContact));
-  if (err == CL_SUCCESS) err = d.vertexCount.fill(ctx.queue, 0u);
+  cl_int err = d.arrays.fill(ctx.queue, kNoContact, 0, 4 * size_t(d.slotCount));  // ids
+  if (err == CL_SUCCESS) err = d.arrays.fill(ctx.queue, 0u, TL_BC_VERTEX_COUNT_BASE(size_t(d.slotCount)), d.vertexCount_);
   if (err == CL_SUCCESS) err = d.counters.fill(ctx.queue, 0u);
   return err;
 }
@@ -84,11 +92,14 @@ Status uploadBodyContacts(const ClContext& ctx, const BodyContacts& host, Device
                  std::to_string(d.slotCount) + " and " + std::to_string(d.vertexCount_) +
                  ": size them with resizeBodyContacts for the same model"};
   const uint32_t counters[2] = {host.active, host.overflow};
-  for (auto s : {clCheck(d.ids.upload(ctx.queue, host.ids), "uploading bodyContacts.ids"),
-                 clCheck(d.normal.upload(ctx.queue, host.normal), "uploading bodyContacts.normal"),
-                 clCheck(d.weights.upload(ctx.queue, host.weights), "uploading bodyContacts.weights"),
-                 clCheck(d.vertexCount.upload(ctx.queue, host.vertexCount), "uploading bodyContacts.vertexCount"),
-                 clCheck(d.vertexItems.upload(ctx.queue, host.vertexItems), "uploading bodyContacts.vertexItems"),
+  const size_t slots = d.slotCount, n = d.vertexCount_;
+  std::vector<uint32_t> packed(TL_BC_ARRAYS_SIZE(slots, n));
+  copyBits(host.ids, packed, 0);
+  copyBits(host.normal, packed, TL_BC_NORMAL_BASE(slots));
+  copyBits(host.weights, packed, TL_BC_WEIGHTS_BASE(slots));
+  copyBits(host.vertexCount, packed, TL_BC_VERTEX_COUNT_BASE(slots));
+  copyBits(host.vertexItems, packed, TL_BC_VERTEX_ITEMS_BASE(slots, n));
+  for (auto s : {clCheck(d.arrays.upload(ctx.queue, packed), "uploading bodyContacts.arrays"),
                  clCheck(d.counters.upload(ctx.queue, std::span<const uint32_t>(counters, 2)),
                          "uploading bodyContacts.counters")})
     if (!s) return s;
@@ -96,15 +107,21 @@ Status uploadBodyContacts(const ClContext& ctx, const BodyContacts& host, Device
 }
 
 Status downloadBodyContacts(const ClContext& ctx, const DeviceBodyContacts& d, BodyContacts& out) {
-  std::vector<uint32_t> counters;
-  for (auto s : {readAll(ctx, d.ids, d.slotCount, out.ids, "bodyContacts.ids"),
-                 readAll(ctx, d.normal, d.slotCount, out.normal, "bodyContacts.normal"),
-                 readAll(ctx, d.weights, d.slotCount, out.weights, "bodyContacts.weights"),
-                 readAll(ctx, d.vertexCount, d.vertexCount_, out.vertexCount, "bodyContacts.vertexCount"),
-                 readAll(ctx, d.vertexItems, size_t(d.vertexCount_) * kMaxContactsPerVertex, out.vertexItems,
-                         "bodyContacts.vertexItems"),
+  std::vector<uint32_t> counters, packed;
+  const size_t slots = d.slotCount, n = d.vertexCount_;
+  for (auto s : {readAll(ctx, d.arrays, TL_BC_ARRAYS_SIZE(slots, n), packed, "bodyContacts.arrays"),
                  readAll(ctx, d.counters, 2, counters, "bodyContacts.counters")})
     if (!s) return s;
+  out.ids.resize(slots);
+  out.normal.resize(slots);
+  out.weights.resize(slots);
+  out.vertexCount.resize(n);
+  out.vertexItems.resize(n * kMaxContactsPerVertex);
+  copyBits(packed, 0, out.ids);
+  copyBits(packed, TL_BC_NORMAL_BASE(slots), out.normal);
+  copyBits(packed, TL_BC_WEIGHTS_BASE(slots), out.weights);
+  copyBits(packed, TL_BC_VERTEX_COUNT_BASE(slots), out.vertexCount);
+  copyBits(packed, TL_BC_VERTEX_ITEMS_BASE(slots, n), out.vertexItems);
   out.active = counters[0];
   out.overflow = counters[1];
   return Ok{};

@@ -4,6 +4,19 @@
 // the fixed surface data the detection kernels read. Part of DeviceState
 // (DeviceState::bodyContacts), allocated once per load; detection overwrites
 // the contact arrays every substep on the device, nothing is read back.
+//
+// The five contact arrays are ONE uint buffer, `arrays`, so a kernel takes
+// them as one argument (S = slotCount, N = vertexCount_, K = kMaxContactsPerVertex;
+// the TL_BC_* macros of shaders/cl/common/layout.clh give the bases):
+//
+//   ids          uint4 per slot (p, a, b, c); x = kNoContact: none   at 0
+//   normal       float4 per slot n, w = thickness (bits)             at 4 S
+//   weights      float4 per slot (w0, w1, w2, mu) (bits)             at 8 S
+//   vertexCount  uint per vertex                                     at 12 S
+//   vertexItems  K uint per vertex, slot * 4 + role                  at 12 S + N
+//
+// Kernels read the 4-vector sections through cast pointers (each starts on a
+// 16-byte boundary); uploadBodyContacts / downloadBodyContacts convert.
 #include <cstdint>
 
 #include <glm/vec4.hpp>
@@ -17,12 +30,8 @@
 namespace tetlab {
 
 struct DeviceBodyContacts {
-  // --- per substep (same names as BodyContacts) ---
-  DeviceBuffer<glm::uvec4> ids;        // per slot (p, a, b, c); x = kNoContact: none
-  DeviceBuffer<glm::vec4> normal;      // per slot n, w = thickness
-  DeviceBuffer<glm::vec4> weights;     // per slot (w0, w1, w2, mu)
-  DeviceBuffer<uint32_t> vertexCount;  // per vertex
-  DeviceBuffer<uint32_t> vertexItems;  // per vertex, kMaxContactsPerVertex items slot * 4 + role
+  // --- per substep (BodyContacts' arrays, packed) ---
+  DeviceBuffer<uint32_t> arrays;       // ids | normal | weights | vertexCount | vertexItems (above)
   DeviceBuffer<uint32_t> counters;     // [0] active slots, [1] overflow (BodyContacts::active / overflow)
 
   // --- fixed per load, for detection ---
@@ -32,7 +41,7 @@ struct DeviceBodyContacts {
 
   uint32_t slotCount = 0;      // surfaceVertices.size()
   uint32_t triangleCount = 0;
-  uint32_t vertexCount_ = 0;   // model vertices (vertexCount buffer size)
+  uint32_t vertexCount_ = 0;   // model vertices (size of the vertexCount section)
 };
 
 // Allocates everything for a model; the contact arrays start empty (no contact).

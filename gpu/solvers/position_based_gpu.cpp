@@ -224,17 +224,15 @@ cl_int PositionBasedGpu::enqueueBodyContacts(const ClContext& ctx, DeviceState& 
   DeviceBodyContacts& c = s.bodyContacts;
   const size_t local = program_.localSize();
   cl::Kernel& rows = program_.kernel(kBodyContactRows);
-  cl_int e = setKernelArgs(rows, c.slotCount, s.x, s.xPrev, c.ids, c.normal, c.weights, bodyContactRow_);
+  cl_int e = setKernelArgs(rows, c.slotCount, s.x, s.xPrev, c.arrays, bodyContactRow_);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, rows, c.slotCount, local, profiler.record(stageBodyContacts_));
   if (e != CL_SUCCESS) return e;
   cl::Kernel& shares = program_.kernel(kBodyContactShares);
-  e = setKernelArgs(shares, s.vertexCount, s.x, c.weights, c.vertexCount, c.vertexItems, bodyContactRow_,
-                    bodyContactShare_);
+  e = setKernelArgs(shares, s.vertexCount, c.slotCount, s.x, c.arrays, bodyContactRow_, bodyContactShare_);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, shares, s.vertexCount, local, profiler.record(stageBodyContacts_));
   if (e != CL_SUCCESS) return e;
   cl::Kernel& apply = program_.kernel(kBodyContactApply);
-  e = setKernelArgs(apply, s.vertexCount, s.x, c.ids, c.weights, c.vertexCount, c.vertexItems, bodyContactRow_,
-                    bodyContactShare_);
+  e = setKernelArgs(apply, s.vertexCount, c.slotCount, s.x, c.arrays, bodyContactRow_, bodyContactShare_);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, apply, s.vertexCount, local, profiler.record(stageBodyContacts_));
   return e;
 }

@@ -48,14 +48,38 @@ Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
   for (uint32_t c = 0; c < model.vertexColors.count(); ++c)
     for (uint32_t k = model.vertexColors.begin(c); k < model.vertexColors.end(c); ++k)
       colorOfVertex_[model.vertexColorOrder[k]] = c;
-  auto offset = DeviceBuffer<glm::vec4>::create(ctx.context, 1, CL_MEM_READ_WRITE, "mouseOffset");
+  auto offset = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, std::vector<glm::vec4>(2, glm::vec4(0.0f)),
+                                                 CL_MEM_READ_WRITE, "mouseOffset");
   if (!offset) return offset.error();
   mouseOffset = std::move(*offset);
-  std::vector<uint32_t> colors = colorOfVertex_;
-  if (colors.empty()) colors.push_back(0u);  // OpenCL forbids empty buffers
-  auto co = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, colors, CL_MEM_READ_ONLY, "VBD colorOf");
-  if (!co) return co.error();
-  colorOf = std::move(*co);
+
+  // The packed model buffers (layout in the header).
+  std::vector<uint32_t> topo;
+  auto append = [](auto& to, const auto& from) {
+    const uint32_t base = uint32_t(to.size());
+    to.insert(to.end(), from.begin(), from.end());
+    return base;
+  };
+  append(topo, model.vertexColorOrder);
+  sections_.colorOfBase = append(topo, colorOfVertex_);
+  sections_.tetBodyBase = append(topo, model.tetBody);
+  sections_.vertexTetsOffsetsBase = append(topo, model.vertexTets.offsets);
+  sections_.vertexTetsItemsBase = append(topo, model.vertexTets.items);
+  sections_.vertexEdgesOffsetsBase = append(topo, model.vertexEdges.offsets);
+  sections_.vertexEdgesItemsBase = append(topo, model.vertexEdges.items);
+  sections_.vertexCount = model.vertexCount();
+  if (topo.empty()) topo.push_back(0u);  // OpenCL forbids empty buffers
+  std::vector<float> rest;
+  append(rest, model.mass);
+  sections_.restVolumeBase = append(rest, model.restVolume);
+  sections_.restLengthBase = append(rest, model.restLength);
+  if (rest.empty()) rest.push_back(0.0f);
+  auto t = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, topo, CL_MEM_READ_ONLY, "VBD topology");
+  if (!t) return t.error();
+  topology = std::move(*t);
+  auto r = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, rest, CL_MEM_READ_ONLY, "VBD restData");
+  if (!r) return r.error();
+  restData = std::move(*r);
   return uploadMaterials(ctx, model);
 }
 

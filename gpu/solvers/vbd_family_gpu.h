@@ -13,6 +13,23 @@
 // and the solve reads that (VbdFamilyInputs::needsMouseSnapshot). With every
 // attached vertex in its own colour, the usual case (the vertices of one tet),
 // r is computed in the solve exactly as the CPU does.
+//
+// The solve kernels read the model through two packed buffers built here at
+// reset (copies of SimModel arrays, also in DeviceState as separate buffers
+// for the other solvers' kernels), so they take few arguments. Sections lie
+// back to back; their bases travel in VbdStepParams / AvbdStepParams
+// (setSections):
+//
+//   topology (uint)   vertexColorOrder      at 0
+//                     colorOf               at colorOfBase            (per vertex: its colour)
+//                     tetBody               at tetBodyBase
+//                     vertexTets.offsets    at vertexTetsOffsetsBase  (CSR, items tet * 4 + corner)
+//                     vertexTets.items      at vertexTetsItemsBase
+//                     vertexEdges.offsets   at vertexEdgesOffsetsBase (CSR, items edge * 2 + end)
+//                     vertexEdges.items     at vertexEdgesItemsBase
+//   restData (float)  mass                  at 0
+//                     restVolume            at restVolumeBase
+//                     restLength            at restLengthBase
 #include <cstdint>
 #include <vector>
 
@@ -77,16 +94,38 @@ class VbdFamilyInputs {
   Status refresh(const ClContext& ctx, const SimModel& model, const Colliders& colliders);
   // True when colour c holds two or more distinct attached vertices.
   bool needsMouseSnapshot(const clm::VbdMouse& mouse, uint32_t color) const;
+  // The section bases of topology / restData, and of the body-contact arrays
+  // (slot and vertex counts, DeviceBodyContacts), into a step parameter struct.
+  template <class Params>
+  void setSections(Params& p, uint32_t contactSlots) const {
+    p.colorOfBase = sections_.colorOfBase;
+    p.tetBodyBase = sections_.tetBodyBase;
+    p.vertexTetsOffsetsBase = sections_.vertexTetsOffsetsBase;
+    p.vertexTetsItemsBase = sections_.vertexTetsItemsBase;
+    p.vertexEdgesOffsetsBase = sections_.vertexEdgesOffsetsBase;
+    p.vertexEdgesItemsBase = sections_.vertexEdgesItemsBase;
+    p.restVolumeBase = sections_.restVolumeBase;
+    p.restLengthBase = sections_.restLengthBase;
+    p.contactSlots = contactSlots;
+    p.vertexCount = sections_.vertexCount;
+  }
 
   DeviceBuffer<glm::vec4> bodies;     // per body: (NH mu [Pa], NH lambda [Pa], damping k_d [s], 0)
   DeviceBuffer<float> edgeStiffness;  // per edge: mass-spring k_e [N/m]
   DeviceColliders colliders;         // the collider records (shaders/cl/common/colliders.clh)
-  DeviceBuffer<glm::vec4> mouseOffset;  // one float4: the snapshot of r
-  DeviceBuffer<uint32_t> colorOf;       // per vertex: its vertex colour (body-contact partner rule)
+  // Two float4: [0] the snapshot of r; [1] AVBD's r(x^t) (mouse rows' C0; unused by VBD).
+  DeviceBuffer<glm::vec4> mouseOffset;
+  DeviceBuffer<uint32_t> topology;  // packed index data (above)
+  DeviceBuffer<float> restData;     // packed per-element constants (above)
 
  private:
   Status uploadMaterials(const ClContext& ctx, const SimModel& model);
 
+  struct Sections {
+    uint32_t colorOfBase = 0, tetBodyBase = 0, vertexTetsOffsetsBase = 0, vertexTetsItemsBase = 0;
+    uint32_t vertexEdgesOffsetsBase = 0, vertexEdgesItemsBase = 0, restVolumeBase = 0, restLengthBase = 0;
+    uint32_t vertexCount = 0;
+  } sections_;
   VbdMaterialCache cache_;
   std::vector<Material> materials_;  // as last uploaded
   std::vector<uint32_t> colorOfVertex_;

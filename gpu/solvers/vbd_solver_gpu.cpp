@@ -207,14 +207,11 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
   sp.nextCount = next.y;
   sp.mouseFromOffset = snapshot ? 1u : 0u;
   sp.colliderCount = inputs_.colliders.count();
-  const DeviceBodyContacts& bc = s.bodyContacts;
+  inputs_.setSections(sp, s.bodyContacts.slotCount);
   cl::Kernel& k = program_.kernel(kSolve);
-  e = setKernelArgs(k, sp, mouse, s.vertexColorOrder, s.x, s.xPrev, s.xInertial, s.tets, s.DmInv, s.restVolume,
-                    s.tetBody, s.vertexTetsOffsets, s.vertexTetsItems, s.edges, s.restLength, s.vertexEdgesOffsets,
-                    s.vertexEdgesItems, s.vertexBody, inputs_.bodies, inputs_.edgeStiffness,
-                    inputs_.colliders.records, inputs_.mouseOffset, inContact_, snapshot_,
-                    inputs_.colorOf, bc.ids, bc.normal, bc.weights, bc.vertexCount, bc.vertexItems,
-                    residual_.residual);
+  e = setKernelArgs(k, sp, mouse, inputs_.topology, inputs_.restData, s.x, s.xPrev, s.xInertial, s.tets, s.DmInv,
+                    s.edges, inputs_.bodies, inputs_.edgeStiffness, inputs_.colliders.records, inputs_.mouseOffset,
+                    inContact_, snapshot_, s.bodyContacts.arrays, residual_.residual);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, std::max(count, next.y), local, profiler.record(stageColor_[c]));
   return e;
 }

@@ -16,12 +16,30 @@
 // colour's snapshot, as VBD does (vbd_vertex.clh).
 // Constants travel in one struct, AvbdStepParams (common/vbd_layout.clh), and
 // the mouse in VbdMouse; the CPU builds the same structs (avbdStepParams).
+//
+// Packed buffers (sections at the bases in p; owners' headers describe them):
+//   topology   uint   vertexColorOrder at 0 | colorOf | tetBody | vertexTets CSR
+//                     offsets, items | vertexEdges CSR offsets, items   (VbdFamilyInputs)
+//   restData   float  mass at 0 | restVolume | restLength                 (VbdFamilyInputs)
+//   contacts   uint   ids | normal | weights | vertexCount | vertexItems  (DeviceBodyContacts,
+//                     TL_BC_* in common/layout.clh, for p.contactSlots, p.vertexCount)
+//   c0         float  per row, the layout of lambda: the stabilisation offset
+//                     of the edge rows [0, edgeCount) and of the body-contact
+//                     rows from p.bodyRow on (other rows unused)
+//   mouseOffset float4 [0] r snapshot of the colour (avbd_mouse_offset), [1] r(x^t) (mouseC0)
+//   vertexRows float4 per vertex i: pins [2 i] target (w = known), [2 i + 1] C*(x^t);
+//                     then from 2 N (N vertices) the AVBD_CONTACT_ROWS AvbdContactFrame
+//                     of each vertex (48 bytes = 3 float4 each), via avbd_frames()
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "avbd_rows.clh"
 
-__kernel void avbd_reset_vertices(const uint count, __global const float4* x, __global float4* pins,
-                                  __global AvbdContactFrame* frames) {
+// The contact frames of the vertexRows buffer (after the 2 N pin entries).
+#define avbd_frames(vertexRows, N) ((__global AvbdContactFrame*)((vertexRows) + 2u * (N)))
+
+__kernel void avbd_reset_vertices(const uint count, __global const float4* x, __global float4* vertexRows) {
+  __global float4* pins = vertexRows;
+  __global AvbdContactFrame* frames = avbd_frames(vertexRows, count);
   const uint i = get_global_id(0);
   if (i >= count) return;
   const float4 p = x[i];
@@ -33,34 +51,36 @@ __kernel void avbd_reset_vertices(const uint count, __global const float4* x, __
 __kernel void avbd_begin_edges(const uint count, const AvbdStepParams p, __global const float4* x,
                                __global const float4* xPrev, __global const uint2* edges,
                                __global const float* restLength, __global const float* mass,
-                               __global const float* edgeStiffness, __global float* edgeC0, __global float* lambda,
+                               __global const float* edgeStiffness, __global float* c0, __global float* lambda,
                                __global float* penalty) {
   const uint e = get_global_id(0);
   if (e >= count) return;
-  avbd_begin_edge(e, x, xPrev, edges, restLength, mass, edgeStiffness, &p, edgeC0, lambda, penalty);
+  avbd_begin_edge(e, x, xPrev, edges, restLength, mass, edgeStiffness, &p, c0, lambda, penalty);  // edge rows first
 }
 
-// Mouse rows: a new drag (mouse.same == 0) starts from fresh multipliers; mouseC0 = r(x^t).
+// Mouse rows: a new drag (mouse.same == 0) starts from fresh multipliers; mouseOffset[1] = r(x^t).
 __kernel void avbd_begin_mouse(const AvbdStepParams p, const VbdMouse mouse, __global const float4* x,
                                __global const float4* xPrev, __global const float* mass, __global float* lambda,
-                               __global float* penalty, __global float4* mouseC0) {
+                               __global float* penalty, __global float4* mouseOffset) {
   if (get_global_id(0) != 0) return;
   float heaviest = 0.0f;
   for (uint k = 0; k < mouse.vertices; ++k)
     heaviest = fmax(heaviest, avbd_mass_of(x[mouse.ids[k]], mass[mouse.ids[k]]));
   avbd_begin_mouse_rows(&p, &mouse, heaviest, lambda, penalty);
   if (mouse.active)
-    mouseC0[0] = (float4)(vbd_attachment_offset(xPrev, mouse.ids, mouse.weights, mouse.slots, vbd_mouse_target(&mouse)),
+    mouseOffset[1] = (float4)(vbd_attachment_offset(xPrev, mouse.ids, mouse.weights, mouse.slots, vbd_mouse_target(&mouse)),
                           0.0f);
 }
 
 // Pins and contacts of each vertex (beginSubstep, per-vertex part).
 __kernel void avbd_begin_vertices(const uint count, const AvbdStepParams p, __global const float4* x,
                                   __global const float4* xPrev, __global const float4* v, __global const float* mass,
-                                  __global float4* pins, __global AvbdContactFrame* frames, __global float* lambda,
+                                  __global float4* vertexRows, __global float* lambda,
                                   __global float* penalty, __global const float4* colliders) {
   const uint i = get_global_id(0);
   if (i >= count) return;
+  __global float4* pins = vertexRows;
+  __global AvbdContactFrame* frames = avbd_frames(vertexRows, count);
   avbd_begin_pin(i, x, xPrev, mass, &p, pins, lambda, penalty);
   const float4 xi = x[i];
   const int movable = xi.w > 0.0f || avbd_hard_pinned(&p, xi, pins[2 * i]);
@@ -72,21 +92,25 @@ __kernel void avbd_begin_vertices(const uint count, const AvbdStepParams p, __gl
 // Body-contact rows at the start of a substep (beginSubstep, body part); with
 // the toggle off (on == 0) every slot is cleared, as the CPU does.
 __kernel void avbd_begin_body_contacts(const uint count, const uint on, const AvbdStepParams p,
-                                       __global const uint4* ids, __global const float4* normal,
-                                       __global const float4* weights, __global const float4* xPrev,
+                                       __global const uint* contacts, __global const float4* xPrev,
                                        __global uint4* prevIds, __global float* c0, __global float* lambda) {
   const uint s = get_global_id(0);
   if (s >= count) return;
-  avbd_begin_body_slot(s, on, ids, normal, weights, xPrev, prevIds, c0, lambda, &p);
+  avbd_begin_body_slot(s, on, (__global const uint4*)contacts,
+                       (__global const float4*)(contacts + TL_BC_NORMAL_BASE(p.contactSlots)),
+                       (__global const float4*)(contacts + TL_BC_WEIGHTS_BASE(p.contactSlots)), xPrev, prevIds,
+                       c0 + p.bodyRow, lambda, &p);
 }
 
 // Dual update of the body-contact rows after a primal iteration (Eq. 11).
-__kernel void avbd_dual_body_contacts(const uint count, const AvbdStepParams p, __global const uint4* ids,
-                                      __global const float4* normal, __global const float4* weights,
+__kernel void avbd_dual_body_contacts(const uint count, const AvbdStepParams p, __global const uint* contacts,
                                       __global const float4* x, __global const float* c0, __global float* lambda) {
   const uint s = get_global_id(0);
   if (s >= count) return;
-  avbd_dual_body_slot(s, ids, normal, weights, x, c0, &p, lambda);
+  avbd_dual_body_slot(s, (__global const uint4*)contacts,
+                      (__global const float4*)(contacts + TL_BC_NORMAL_BASE(p.contactSlots)),
+                      (__global const float4*)(contacts + TL_BC_WEIGHTS_BASE(p.contactSlots)), x, c0 + p.bodyRow,
+                      &p, lambda);
 }
 
 __kernel void avbd_init_guess(const uint count, const AvbdStepParams p, const uint mode, __global float4* x,
@@ -113,19 +137,17 @@ __kernel void avbd_mouse_offset(__global const float4* x, const VbdMouse mouse, 
 // hard-pinned vertex keeps its model mass and is held by its pin rows; its y
 // is x^t + h v + h^2 g (step_predict leaves it at x).
 __kernel void avbd_solve_vertices_color(
-    const AvbdStepParams p, const VbdMouse mouse, __global const uint* vertexColorOrder, __global float4* x,
-    __global const float4* xPrev, __global const float4* xInertial, __global const float4* v,
-    __global const float* mass, __global const uint4* tets, __global const float4* DmInv,
-    __global const float* restVolume, __global const uint* tetBody, __global const uint* vertexTetsOffsets,
-    __global const uint* vertexTetsItems, __global const uint2* edges, __global const float* restLength,
-    __global const uint* vertexEdgesOffsets, __global const uint* vertexEdgesItems, __global const uint* vertexBody,
+    const AvbdStepParams p, const VbdMouse mouse, __global const uint* topology, __global const float* restData,
+    __global float4* x, __global const float4* xPrev, __global const float4* xInertial, __global const float4* v,
+    __global const uint4* tets, __global const float4* DmInv, __global const uint2* edges,
     __global const float4* bodies, __global const float* lambda, __global const float* penalty,
-    __global const float* edgeC0, __global const float4* pins, __global const AvbdContactFrame* frames,
-    __global const float4* mouseOffset,
-    __global const float4* mouseC0, __global const float4* snapshot, __global const uint* colorOf,
-    __global const uint4* bcIds, __global const float4* bcNormal, __global const float4* bcWeights,
-    __global const uint* bcVertexCount, __global const uint* bcVertexItems, __global const float* bodyC0,
+    __global const float* c0, __global const float4* vertexRows,
+    __global const float4* mouseOffset, __global const float4* snapshot, __global const uint* contacts,
     __global float* residual) {
+  __global const uint* vertexColorOrder = topology;
+  __global const float* mass = restData;
+  __global const float4* pins = vertexRows;
+  __global const AvbdContactFrame* frames = (__global const AvbdContactFrame*)(vertexRows + 2u * p.vertexCount);
   const uint k = get_global_id(0);
   if (k >= p.count) return;
   const uint i = vertexColorOrder[p.begin + k];
@@ -145,25 +167,30 @@ __kernel void avbd_solve_vertices_color(
   VbdSystem s = vbd_system_zero();
   vbd_add_inertia(m, h, xi, y, &s);
   if (terms & VBD_TERM_NEO_HOOKEAN)
-    vbd_add_tets(i, x, tets, DmInv, restVolume, tetBody, vertexTetsOffsets, vertexTetsItems, bodies, &s);
+    vbd_add_tets(i, x, tets, DmInv, restData + p.restVolumeBase, topology + p.tetBodyBase,
+                 topology + p.vertexTetsOffsetsBase, topology + p.vertexTetsItemsBase, bodies, &s);
   if (terms & VBD_TERM_EDGES)
-    avbd_add_edge_rows(i, &p, x, edges, restLength, edgeC0, lambda, penalty, vertexEdgesOffsets, vertexEdgesItems,
-                       &s);
+    avbd_add_edge_rows(i, &p, x, edges, restData + p.restLengthBase, c0, lambda, penalty,
+                       topology + p.vertexEdgesOffsetsBase, topology + p.vertexEdgesItemsBase, &s);
   if (terms & VBD_TERM_MOUSE) {
     const int slot = vbd_mouse_slot(i, mouse.ids, mouse.slots);
     if (slot >= 0) {
       const float3 r = p.mouseFromOffset ? mouseOffset[0].xyz
                                          : vbd_attachment_offset(x, mouse.ids, mouse.weights, mouse.slots,
                                                                  vbd_mouse_target(&mouse));
-      avbd_add_mouse_rows(r, mouse.weights[slot], &mouse, &p, mouseC0[0].xyz, lambda, penalty, &s);
+      avbd_add_mouse_rows(r, mouse.weights[slot], &mouse, &p, mouseOffset[1].xyz, lambda, penalty, &s);
     }
   }
   if (pinnedHard) avbd_add_pin_rows(xi, pin.xyz, pins[2 * i + 1].xyz, &p, i, lambda, penalty, &s);
   if (terms & VBD_TERM_COLLISIONS) avbd_add_vertex_contacts(i, xi - xt, &p, frames, lambda, penalty, &s);
   // A hard-pinned vertex (w = 0) is held by its pin rows; body contacts see it as immovable.
   if ((terms & VBD_TERM_BODY_CONTACTS) && w > 0.0f)
-    vbd_add_body_contacts(i, p.color, p.bodyStiffnessOverH2, p.bodyYEps, x, xPrev, snapshot, colorOf, bcIds, bcNormal,
-                          bcWeights, bcVertexCount, bcVertexItems, lambda + p.bodyRow, bodyC0, &s);
+    vbd_add_body_contacts(
+        i, p.color, p.bodyStiffnessOverH2, p.bodyYEps, x, xPrev, snapshot, topology + p.colorOfBase,
+        (__global const uint4*)contacts, (__global const float4*)(contacts + TL_BC_NORMAL_BASE(p.contactSlots)),
+        (__global const float4*)(contacts + TL_BC_WEIGHTS_BASE(p.contactSlots)),
+        contacts + TL_BC_VERTEX_COUNT_BASE(p.contactSlots),
+        contacts + TL_BC_VERTEX_ITEMS_BASE(p.contactSlots, p.vertexCount), lambda + p.bodyRow, c0 + p.bodyRow, &s);
   if (terms & VBD_TERM_RESIDUAL) vbd_record_residual(residual, i, s.f, h, m);
   vbd_apply_step(x, i, xi, w, s, p.safeguard, p.determinantThreshold);
 }
@@ -171,27 +198,27 @@ __kernel void avbd_solve_vertices_color(
 // Dual update of the edge rows after a primal iteration (Eq. 11, 12, 16).
 __kernel void avbd_dual_edges(const uint count, const AvbdStepParams p, __global const float4* x,
                               __global const uint2* edges, __global const float* restLength,
-                              __global const float* edgeC0, __global const float* edgeStiffness,
+                              __global const float* c0, __global const float* edgeStiffness,
                               __global float* lambda, __global float* penalty) {
   const uint e = get_global_id(0);
   if (e >= count) return;
-  avbd_dual_edge(e, x, edges, restLength, edgeC0, edgeStiffness, &p, lambda, penalty);
+  avbd_dual_edge(e, x, edges, restLength, c0, edgeStiffness, &p, lambda, penalty);  // edge rows first
 }
 
 // Mouse rows (updateDuals, mouse part).
 __kernel void avbd_dual_mouse(const AvbdStepParams p, const VbdMouse mouse, __global const float4* x,
-                              __global float* lambda, __global float* penalty, __global const float4* mouseC0) {
+                              __global float* lambda, __global float* penalty, __global const float4* mouseOffset) {
   if (get_global_id(0) != 0) return;
   const float3 r = vbd_attachment_offset(x, mouse.ids, mouse.weights, mouse.slots, vbd_mouse_target(&mouse));
-  avbd_dual_mouse_rows(r, &mouse, &p, mouseC0[0].xyz, lambda, penalty);
+  avbd_dual_mouse_rows(r, &mouse, &p, mouseOffset[1].xyz, lambda, penalty);
 }
 
 // Pin and contact rows of each vertex (updateDuals, per-vertex part).
 __kernel void avbd_dual_vertices(const uint count, const AvbdStepParams p, __global const float4* x,
-                                 __global const float4* xPrev, __global const float4* pins,
-                                 __global const AvbdContactFrame* frames, __global float* lambda,
+                                 __global const float4* xPrev, __global const float4* vertexRows, __global float* lambda,
                                  __global float* penalty) {
   const uint i = get_global_id(0);
   if (i >= count) return;
-  avbd_dual_vertex(i, x, xPrev, pins, frames, &p, lambda, penalty);
+  avbd_dual_vertex(i, x, xPrev, vertexRows, (__global const AvbdContactFrame*)(vertexRows + 2u * count), &p, lambda,
+                   penalty);
 }

@@ -26,6 +26,10 @@
 // every triangle, so the contacts stay exact, and the host reads the flag in
 // its diagnostics and grows the table.
 //
+// The contacts are written into DeviceBodyContacts::arrays, one uint buffer
+// (ids | normal | weights | vertexCount | vertexItems; TL_BC_* in
+// common/layout.clh for slotCount slots and vertexN vertices).
+//
 // Build options from the host: -DBC_GROUP=<work-group size of the group
 // kernels> -DBC_ITEMS=<elements per work-item in the block kernels>.
 #pragma OPENCL FP_CONTRACT OFF
@@ -95,8 +99,9 @@ static inline uint bc_group_scan(__local uint* tmp, uint value) {
   return tmp[l];
 }
 
-__kernel void bc_reset(__global uint* buckets, const uint tableSize, __global uint* vertexCount,
+__kernel void bc_reset(__global uint* buckets, const uint tableSize, __global uint* contacts, const uint slotCount,
                        const uint vertexN, __global uint* counters, __global uint* gridCounters) {
+  __global uint* vertexCount = contacts + TL_BC_VERTEX_COUNT_BASE(slotCount);
   const uint i = get_global_id(0);
   if (i < tableSize) buckets[i] = 0u;
   if (i < vertexN) vertexCount[i] = 0u;
@@ -306,11 +311,15 @@ __kernel void bc_query(__global const float4* y, __global const uint* vertexBody
                        __global const uint* surfaceVertices, const uint slotCount, __global const uint4* tris,
                        const uint triCount, __global const float* grid, __global const uint* buckets,
                        const uint tableMask, __global const uint* entries, __global uint* gridCounters,
-                       const float4 params, const uint selfCollision, __global uint4* ids, __global float4* normal,
-                       __global float4* weights, __global uint* vertexCount, __global uint* vertexItems,
+                       const float4 params, const uint selfCollision, __global uint* contacts, const uint vertexN,
                        __global uint* counters) {
   const uint s = get_global_id(0);
   if (s >= slotCount) return;
+  __global uint4* ids = (__global uint4*)contacts;
+  __global float4* normal = (__global float4*)(contacts + TL_BC_NORMAL_BASE(slotCount));
+  __global float4* weights = (__global float4*)(contacts + TL_BC_WEIGHTS_BASE(slotCount));
+  __global uint* vertexCount = contacts + TL_BC_VERTEX_COUNT_BASE(slotCount);
+  __global uint* vertexItems = contacts + TL_BC_VERTEX_ITEMS_BASE(slotCount, vertexN);
   const uint flags = gridCounters[1];
   if (s == 0u) {
     atomic_max(&gridCounters[2], gridCounters[0]);

@@ -60,17 +60,21 @@ __kernel void vbd_mouse_offset(__global const float4* x, const VbdMouse mouse, _
 // on, the launch also refreshes the partner snapshot of colour
 // [p.nextBegin, + p.nextCount) and covers max(count, nextCount) work-items.
 // inContact[i] = 1 when vertex i touched a collider or another body (Chebyshev skips it).
+//
+// Packed buffers (sections at the bases in p; owners' headers describe them):
+//   topology   uint   vertexColorOrder at 0 | colorOf | tetBody | vertexTets CSR
+//                     offsets, items | vertexEdges CSR offsets, items   (VbdFamilyInputs)
+//   restData   float  mass at 0 | restVolume | restLength                 (VbdFamilyInputs)
+//   contacts   uint   ids | normal | weights | vertexCount | vertexItems  (DeviceBodyContacts,
+//                     TL_BC_* in common/layout.clh, for p.contactSlots, p.vertexCount)
 __kernel void vbd_solve_vertices_color(
-    const VbdStepParams p, const VbdMouse mouse, __global const uint* vertexColorOrder, __global float4* x,
-    __global const float4* xPrev, __global const float4* xInertial, __global const uint4* tets,
-    __global const float4* DmInv, __global const float* restVolume, __global const uint* tetBody,
-    __global const uint* vertexTetsOffsets, __global const uint* vertexTetsItems, __global const uint2* edges,
-    __global const float* restLength, __global const uint* vertexEdgesOffsets,
-    __global const uint* vertexEdgesItems, __global const uint* vertexBody, __global const float4* bodies,
-    __global const float* edgeStiffness, __global const float4* colliders, __global const float4* mouseOffset, __global uint* inContact,
-    __global float4* snapshot, __global const uint* colorOf, __global const uint4* contactIds,
-    __global const float4* contactNormal, __global const float4* contactWeights,
-    __global const uint* contactVertexCount, __global const uint* contactVertexItems, __global float* residual) {
+    const VbdStepParams p, const VbdMouse mouse, __global const uint* topology, __global const float* restData,
+    __global float4* x, __global const float4* xPrev, __global const float4* xInertial,
+    __global const uint4* tets, __global const float4* DmInv, __global const uint2* edges,
+    __global const float4* bodies, __global const float* edgeStiffness, __global const float4* colliders,
+    __global const float4* mouseOffset, __global uint* inContact, __global float4* snapshot,
+    __global const uint* contacts, __global float* residual) {
+  __global const uint* vertexColorOrder = topology;
   const uint k = get_global_id(0);
   if (k < p.nextCount) {
     const uint j = vertexColorOrder[p.nextBegin + k];
@@ -89,9 +93,11 @@ __kernel void vbd_solve_vertices_color(
   VbdSystem s = vbd_system_zero();
   vbd_add_inertia(mass, h, xi, xInertial[i].xyz, &s);
   if (terms & VBD_TERM_NEO_HOOKEAN)
-    vbd_add_tets(i, x, tets, DmInv, restVolume, tetBody, vertexTetsOffsets, vertexTetsItems, bodies, &s);
+    vbd_add_tets(i, x, tets, DmInv, restData + p.restVolumeBase, topology + p.tetBodyBase,
+                 topology + p.vertexTetsOffsetsBase, topology + p.vertexTetsItemsBase, bodies, &s);
   if (terms & VBD_TERM_EDGES)
-    vbd_add_springs(i, p.safeguard, x, edges, restLength, edgeStiffness, vertexEdgesOffsets, vertexEdgesItems, &s);
+    vbd_add_springs(i, p.safeguard, x, edges, restData + p.restLengthBase, edgeStiffness,
+                    topology + p.vertexEdgesOffsetsBase, topology + p.vertexEdgesItemsBase, &s);
   if (terms & VBD_TERM_MOUSE) {
     const int slot = vbd_mouse_slot(i, mouse.ids, mouse.slots);
     if (slot >= 0) {
@@ -106,9 +112,12 @@ __kernel void vbd_solve_vertices_color(
     touching = vbd_add_collider_contacts(colliders, p.colliderCount, xi, xPrev[i].xyz, p.contactThickness,
                                          p.contactStiffness, p.frictionEpsilon, h, &s) > 0.0f;
   if (terms & VBD_TERM_BODY_CONTACTS)
-    touching |= vbd_add_body_contacts(i, p.color, p.bodyStiffnessOverH2, p.bodyYEps, x, xPrev, snapshot, colorOf,
-                                      contactIds, contactNormal, contactWeights, contactVertexCount,
-                                      contactVertexItems, 0, 0, &s);
+    touching |= vbd_add_body_contacts(
+        i, p.color, p.bodyStiffnessOverH2, p.bodyYEps, x, xPrev, snapshot, topology + p.colorOfBase,
+        (__global const uint4*)contacts, (__global const float4*)(contacts + TL_BC_NORMAL_BASE(p.contactSlots)),
+        (__global const float4*)(contacts + TL_BC_WEIGHTS_BASE(p.contactSlots)),
+        contacts + TL_BC_VERTEX_COUNT_BASE(p.contactSlots),
+        contacts + TL_BC_VERTEX_ITEMS_BASE(p.contactSlots, p.vertexCount), 0, 0, &s);
   if (terms & VBD_TERM_ACCELERATE) inContact[i] = (uint)touching;
   if (terms & VBD_TERM_RESIDUAL) vbd_record_residual(residual, i, s.f, h, mass);
   vbd_apply_step(x, i, xi, w, s, p.safeguard, p.determinantThreshold);
