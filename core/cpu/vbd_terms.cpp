@@ -11,6 +11,8 @@
 namespace tetlab {
 
 void VbdMaterialCache::refresh(const SimModel& model) {
+  if (stamp.current(model.materials)) return;
+  stamp.take(model.materials);
   packNeoHookeanBodies(model, bodies);
   packEdgeStiffness(model, edgeStiffness);
   packDmInvColumns(model, dmInv);

@@ -43,6 +43,8 @@ struct VbdMaterialCache {
   // SimModel::DmInv as the device's DeviceState::DmInv holds it: 3 float4 per
   // tet, the columns (w = 0). SimModel keeps glm::mat3 for its other readers.
   std::vector<glm::vec4> dmInv;
+  MaterialsStamp stamp;  // which model and materials the above were packed from
+  // Re-packs only when the model or its materials changed since the last call.
   void refresh(const SimModel& model);
 };
 

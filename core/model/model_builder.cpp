@@ -103,7 +103,7 @@ Status mergeBody(const BodyDesc& body, size_t b, const ModelBuildOptions& option
   }
   model.restPositions.insert(model.restPositions.end(), body.mesh.positions.begin(), body.mesh.positions.end());
   model.vertexBody.insert(model.vertexBody.end(), n, uint32_t(b));
-  model.materials.push_back(body.material);
+  model.materials.add(body.material);
   for (size_t t = 0; t < body.mesh.tets.size(); ++t) {
     glm::uvec4 tet = body.mesh.tets[t];
     for (int c = 0; c < 4; ++c)

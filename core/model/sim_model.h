@@ -1,6 +1,9 @@
 #pragma once
 // SimModel: everything fixed for the lifetime of a loaded scene (built once per
-// load, never changed while stepping; cf. Jolt's SoftBodySharedSettings).
+// load, never changed while stepping; cf. Jolt's SoftBodySharedSettings),
+// except the per-body materials, which only change through LiveMaterials::set
+// (with the lumped masses a density edit implies) and carry a revision that
+// every derived copy compares (core/model/live_materials.h).
 // State (positions, velocities, multipliers) lives elsewhere: core/sim/state.h.
 //
 // Several bodies are merged into one model (one device state for the GPU);
@@ -21,7 +24,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
-#include "core/model/material.h"
+#include "core/model/live_materials.h"
 
 namespace tetlab {
 
@@ -69,7 +72,7 @@ struct SimModel {
   // --- surface and bodies ---
   std::vector<glm::uvec3> boundaryTriangles;  // outward-facing tet faces
   std::vector<uint32_t> surfaceVertices;      // vertices of boundaryTriangles, ascending (body-contact slots)
-  std::vector<Material> materials;            // per body
+  LiveMaterials materials;                    // per body; the one part edited after build (live_materials.h)
 
   uint32_t vertexCount() const { return uint32_t(restPositions.size()); }
   uint32_t tetCount() const { return uint32_t(tets.size()); }

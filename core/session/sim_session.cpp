@@ -376,12 +376,14 @@ VbdStats SimSession::vbdStats() const {
 void SimSession::setMaterial(uint32_t body, const Material& material) {
   SimModel& m = built_.scene.model;
   if (body >= m.materials.size()) return;
-  const bool densityChanged = m.materials[body].density != material.density;
-  // A new E, nu or density changes the energy under the bodies (damping only removes it).
   const Material& old = m.materials[body];
-  if (old.youngsModulus != material.youngsModulus || old.poissonRatio != material.poissonRatio || densityChanged)
-    forced_ = true;
-  m.materials[body] = material;
+  const bool densityChanged = old.density != material.density;
+  const bool elasticChanged = old.youngsModulus != material.youngsModulus || old.poissonRatio != material.poissonRatio;
+  // An unchanged material keeps the revision, so nothing derived is re-made (the panel calls this per edit).
+  if (!densityChanged && !elasticChanged && old.damping == material.damping) return;
+  // A new E, nu or density changes the energy under the bodies (damping only removes it).
+  if (elasticChanged || densityChanged) forced_ = true;
+  m.materials.set(body, material);
   if (!densityChanged) return;
   if (backend_ == Backend::OpenCl) (void)pullFromDevice();
   recomputeLumpedMass(m, built_.tetDensityScale);

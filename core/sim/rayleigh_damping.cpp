@@ -19,12 +19,16 @@ namespace {
 // tests rely on: a CG truncated at maxIterations amplifies any other order.
 
 // Per-body (NH mu, NH lambda, k_d, 0), the device's DmInv columns and the
-// spring stiffness, refreshed every frame so material edits apply at once.
-// Returns false when no body is damped (the pass is then skipped).
+// spring stiffness, re-packed when the materials' revision moved so edits
+// apply at once. Returns false when no body is damped (the pass is then skipped).
 bool refreshInputs(const SimModel& model, RayleighDampingScratch& s) {
-  if (!packNeoHookeanBodies(model, s.bodies)) return false;
-  packDmInvColumns(model, s.dmInv);
-  packEdgeStiffness(model, s.edgeStiffness);
+  if (!s.stamp.current(model.materials)) {
+    s.anyDamped = packNeoHookeanBodies(model, s.bodies);
+    packDmInvColumns(model, s.dmInv);
+    packEdgeStiffness(model, s.edgeStiffness);
+    s.stamp.take(model.materials);
+  }
+  if (!s.anyDamped) return false;
   const size_t n = model.vertexCount();
   for (auto* v : {&s.dv, &s.r, &s.p, &s.q}) v->assign(n, glm::vec4(0.0f));
   s.corner.assign(4 * size_t(model.tetCount()), glm::vec4(0.0f));

@@ -35,6 +35,8 @@ struct RayleighDampingScratch {
   std::vector<glm::vec4> bodies;  // per body (NH mu, NH lambda, k_d, 0): the device's layout
   std::vector<glm::vec4> dmInv;   // 3 columns per tet (w = 0)
   std::vector<float> edgeStiffness;
+  MaterialsStamp stamp;     // which model and materials bodies / dmInv / edgeStiffness were packed from
+  bool anyDamped = false;   // some body has k_d > 0
   std::vector<glm::vec4> dv, r, p, q;
   std::vector<glm::vec4> corner;  // 4 per tet: its share of D d at each corner
   std::vector<float> terms;       // per vertex: the current dot product's term

@@ -20,13 +20,6 @@ uint32_t floorPowerOfTwo(size_t n) {
   return p;
 }
 
-bool sameMaterials(const std::vector<Material>& a, const std::vector<Material>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].youngsModulus != b[i].youngsModulus || a[i].poissonRatio != b[i].poissonRatio) return false;
-  return true;
-}
-
 cl_int launchGroups(const cl::CommandQueue& queue, const cl::Kernel& kernel, uint32_t groups, uint32_t groupSize) {
   if (groups == 0) return CL_SUCCESS;
   return queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(size_t(groups) * groupSize),
@@ -107,7 +100,7 @@ Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model
   if (!stiffness) return stiffness.error();
   energyBodies_ = std::move(*bodies);
   energyEdgeStiffness_ = std::move(*stiffness);
-  materials_ = model.materials;
+  materialsStamp_.take(model.materials);
   return Ok{};
 }
 
@@ -119,7 +112,7 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
                  std::to_string(device.tetCount) + " tets) does not hold this model (" +
                  std::to_string(model.vertexCount()) + ", " + std::to_string(model.tetCount()) +
                  "); rebuild the OpenCL simulator after loading"};
-  if (!sameMaterials(materials_, model.materials))
+  if (!materialsStamp_.current(model.materials))
     if (Status st = uploadMaterials(ctx, model); !st) return st.error();
 
   const ConstraintToggles& on = settings.step.constraints;

@@ -77,7 +77,7 @@ class DeviceEnergy {
   DeviceBuffer<glm::vec4> energyBodies_;        // 2 per body (layout in energy.cl)
   DeviceBuffer<float> energyEdgeStiffness_;     // per edge: k_e [N/m]
   DeviceBuffer<glm::vec4> partials_;            // 3 x kMaxGroups
-  std::vector<Material> materials_;             // as last uploaded
+  MaterialsStamp materialsStamp_;               // which materials the body constants were packed from
   std::vector<glm::vec4> bodiesHost_;
   std::vector<float> stiffnessHost_;
   std::vector<glm::vec4> partialsHost_;

@@ -41,7 +41,7 @@ size_t DeviceState::deviceBytes() const {
   return x.bytes() + xPrev.bytes() + v.bytes() + xInertial.bytes() + lambda.bytes() + penalty.bytes() + mass.bytes() +
          vertexBody.bytes() + tets.bytes() + DmInv.bytes() + restVolume.bytes() + tetBody.bytes() + edges.bytes() +
          restLength.bytes() + edgeVolume.bytes() + vertexColorOrder.bytes() + vertexTetsOffsets.bytes() +
-         vertexTetsItems.bytes() + vertexEdgesOffsets.bytes() + vertexEdgesItems.bytes() + materials.bytes();
+         vertexTetsItems.bytes() + vertexEdgesOffsets.bytes() + vertexEdgesItems.bytes();
 }
 
 Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& model, const State& state) {
@@ -57,9 +57,6 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
 
   std::vector<glm::vec4> dmInv;
   packDmInvColumns(model, dmInv);
-  std::vector<glm::vec4> materials;
-  for (const Material& m : model.materials)
-    materials.emplace_back(m.youngsModulus, m.poissonRatio, m.density, m.damping);
 
   constexpr cl_mem_flags kRead = CL_MEM_READ_ONLY;
   Status st = Ok{};
@@ -86,7 +83,6 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
   step(makeBuffer<uint32_t>(ctx, d.vertexTetsItems, model.vertexTets.items, "vertexTetsItems", kRead));
   step(makeBuffer<uint32_t>(ctx, d.vertexEdgesOffsets, model.vertexEdges.offsets, "vertexEdgesOffsets", kRead));
   step(makeBuffer<uint32_t>(ctx, d.vertexEdgesItems, model.vertexEdges.items, "vertexEdgesItems", kRead));
-  step(makeBuffer<glm::vec4>(ctx, d.materials, materials, "materials", kRead));
   if (!st) return st.error();
   auto contacts = createDeviceBodyContacts(ctx, model);
   if (!contacts) return contacts.error();

@@ -12,7 +12,9 @@
 //   edges               edges uint2 | restLength | edgeVolume
 //   vertices            mass | vertexBody | vertexColorOrder
 //   adjacency (CSR)     vertexTetsOffsets/Items, vertexEdgesOffsets/Items
-//   bodies              materials float4 (E, nu, density, damping)
+//   bodies              none here: each solver family keeps the constants it
+//                       derives from SimModel::materials (a MaterialsStamp says
+//                       when to re-derive them)
 //
 // Colour ranges stay on the host (ColorRanges): each colour is one launch with
 // (begin, count) arguments, so no device memory is needed for them.
@@ -49,7 +51,6 @@ struct DeviceState {
   DeviceBuffer<uint32_t> vertexColorOrder;
   DeviceBuffer<uint32_t> vertexTetsOffsets, vertexTetsItems;
   DeviceBuffer<uint32_t> vertexEdgesOffsets, vertexEdgesItems;
-  DeviceBuffer<glm::vec4> materials;  // per body: (E [Pa], nu [-], density [kg/m^3], damping [s])
 
   // --- body-body contacts of the current substep (gpu/solvers/device_body_contacts.h) ---
   DeviceBodyContacts bodyContacts;

@@ -25,7 +25,7 @@ Result<std::unique_ptr<PositionBasedGpu>> PositionBasedGpu::create(const ClConte
 Status PositionBasedGpu::reset(const ClContext& ctx, const SimModel& model, DeviceState& s) {
   model_ = &model;
   registeredWith_ = nullptr;
-  bodiesHost_.clear();
+  bodiesStamp_.clear();
   colliders_.forget();
   const LambdaLayout layout = lambdaLayout(model);
   if (Status st = resetConstraintData(ctx, s, layout.size, 0, 0.0f); !st) return st;
@@ -80,14 +80,14 @@ Status PositionBasedGpu::uploadTethers(const ClContext& ctx, const std::vector<u
 
 Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSettings& settings) {
   // Body constants (materials editable in the UI).
-  packBodies(*model_, scratch_);
-  if (!sameBits(scratch_, bodiesHost_)) {
+  if (!bodiesStamp_.current(model_->materials)) {
     // A blocking upload waits for queued work: acceptable for a material
     // edit, never the steady state.
+    packBodies(*model_, scratch_);
     auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "bodies");
     if (!b) return b.error();
     bodies_ = std::move(*b);
-    bodiesHost_ = scratch_;
+    bodiesStamp_.take(model_->materials);
   }
   // Colliders (the UI can move them).
   if (Status st = colliders_.refresh(ctx, settings.colliders); !st) return st;

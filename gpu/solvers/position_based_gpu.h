@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/cpu/constraints_setup.h"
+#include "core/model/live_materials.h"
 #include "gpu/solvers/device_colliders.h"
 #include "gpu/solvers/gpu_solver.h"
 #include "gpu/cl/kernel_program.h"
@@ -78,7 +79,7 @@ class PositionBasedGpu final : public GpuSolver {
   clm::PbParams params_{};  // this substep's (makePbParams)
   ProjectionFamilies families_;
 
-  std::vector<glm::vec4> bodiesHost_;
+  MaterialsStamp bodiesStamp_;  // which materials bodies_ was packed from
   DeviceBuffer<glm::vec4> bodies_;
   DeviceColliders colliders_;
   DeviceBuffer<uint32_t> tetherAnchor_;

@@ -32,14 +32,11 @@ Status ensureSize(const ClContext& ctx, DeviceBuffer<T>& b, size_t count, const 
 }
 
 template <class T>
-Status uploadIfChanged(const ClContext& ctx, DeviceBuffer<T>& b, const std::vector<T>& host, std::vector<T>& last,
-                       const char* label) {
-  if (b.size() == std::max<size_t>(host.size(), 1) && sameBits(host, last)) return Ok{};
+Status upload(const ClContext& ctx, DeviceBuffer<T>& b, const std::vector<T>& host, const char* label) {
   if (Status s = ensureSize(ctx, b, host.size(), label); !s) return s;
   if (!host.empty())
     if (cl_int e = b.upload(ctx.queue, std::span<const T>(host)); e != CL_SUCCESS)
       return clError(std::string("uploading ") + label, e);
-  last = host;
   return Ok{};
 }
 
@@ -62,12 +59,13 @@ Result<RayleighDampingGpu> RayleighDampingGpu::create(const ClContext& ctx, cons
 }
 
 Status RayleighDampingGpu::prepare(const ClContext& ctx, const SimModel& model, const DeviceState& s) {
-  packEdgeStiffness(model, hostEdgeStiffness_);
-  if (Status st = uploadIfChanged(ctx, bodies_, hostBodies_, uploadedBodies_, "damping bodies"); !st) return st;
-  if (Status st = uploadIfChanged(ctx, edgeStiffness_, hostEdgeStiffness_, uploadedEdgeStiffness_,
-                                  "damping edge stiffness");
-      !st)
-    return st;
+  if (!materialsStamp_.current(model.materials)) {
+    std::vector<float> edgeStiffness;
+    packEdgeStiffness(model, edgeStiffness);
+    if (Status st = upload(ctx, bodies_, hostBodies_, "damping bodies"); !st) return st;
+    if (Status st = upload(ctx, edgeStiffness_, edgeStiffness, "damping edge stiffness"); !st) return st;
+    materialsStamp_.take(model.materials);
+  }
   const size_t n = s.vertexCount;
   for (DeviceBuffer<glm::vec4>* b : {&dv_, &r_, &p_, &q_})
     if (Status st = ensureSize(ctx, *b, n, "damping CG vector"); !st) return st;
@@ -77,7 +75,8 @@ Status RayleighDampingGpu::prepare(const ClContext& ctx, const SimModel& model, 
 
 Status RayleighDampingGpu::enqueue(const ClContext& ctx, const SimModel& model, const StepSettings& step,
                                    DeviceState& s, Profiler& profiler) {
-  applied_ = packNeoHookeanBodies(model, hostBodies_) && s.vertexCount > 0 && step.dt > 0.0f;
+  if (!materialsStamp_.current(model.materials)) anyDamped_ = packNeoHookeanBodies(model, hostBodies_);
+  applied_ = anyDamped_ && s.vertexCount > 0 && step.dt > 0.0f;
   if (!applied_) return Ok{};
   if (Status st = prepare(ctx, model, s); !st) return st;
 

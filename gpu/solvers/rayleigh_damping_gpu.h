@@ -46,8 +46,9 @@ class RayleighDampingGpu {
   KernelProgram program_;
   DeviceBuffer<glm::vec4> bodies_, dv_, r_, p_, q_, corner_;
   DeviceBuffer<float> edgeStiffness_, terms_, scalars_;
-  std::vector<glm::vec4> hostBodies_, uploadedBodies_;
-  std::vector<float> hostEdgeStiffness_, uploadedEdgeStiffness_;
+  std::vector<glm::vec4> hostBodies_;  // packed from the materials materialsStamp_ names
+  MaterialsStamp materialsStamp_;      // which materials bodies_ / edgeStiffness_ hold
+  bool anyDamped_ = false;             // some body of hostBodies_ has k_d > 0
   bool applied_ = false;  // the last enqueue ran a pass
 };
 

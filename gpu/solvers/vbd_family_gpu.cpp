@@ -9,15 +9,6 @@ namespace tetlab {
 
 namespace {
 
-bool sameMaterials(const std::vector<Material>& a, const std::vector<Material>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].youngsModulus != b[i].youngsModulus || a[i].poissonRatio != b[i].poissonRatio ||
-        a[i].density != b[i].density || a[i].damping != b[i].damping)
-      return false;
-  return true;
-}
-
 }  // namespace
 
 clm::VbdMouse packMouse(const Attachment& mouse, uint32_t vertexCount) {
@@ -42,7 +33,7 @@ clm::VbdMouse packMouse(const Attachment& mouse, uint32_t vertexCount) {
 }
 
 Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
-  materials_.clear();
+  materialsStamp_.clear();
   colliders.forget();
   colorOfVertex_.assign(model.vertexCount(), 0u);
   for (uint32_t c = 0; c < model.vertexColors.count(); ++c)
@@ -92,12 +83,12 @@ Status VbdFamilyInputs::uploadMaterials(const ClContext& ctx, const SimModel& mo
   if (!k) return k.error();
   bodies = std::move(*b);
   edgeStiffness = std::move(*k);
-  materials_ = model.materials;
+  materialsStamp_.take(model.materials);
   return Ok{};
 }
 
 Status VbdFamilyInputs::refresh(const ClContext& ctx, const SimModel& model, const Colliders& c) {
-  if (!sameMaterials(materials_, model.materials))
+  if (!materialsStamp_.current(model.materials))
     if (Status st = uploadMaterials(ctx, model); !st) return st;
   return colliders.refresh(ctx, c);
 }

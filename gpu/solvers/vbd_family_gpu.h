@@ -127,7 +127,7 @@ class VbdFamilyInputs {
     uint32_t vertexCount = 0;
   } sections_;
   VbdMaterialCache cache_;
-  std::vector<Material> materials_;  // as last uploaded
+  MaterialsStamp materialsStamp_;  // which materials bodies / edgeStiffness were packed from
   std::vector<uint32_t> colorOfVertex_;
 };
 

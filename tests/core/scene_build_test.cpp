@@ -161,7 +161,9 @@ TEST(SceneBuild, RecomputedLumpedMassMatchesTheBuilder) {
   recomputeLumpedMass(m, {});
   for (size_t i = 0; i < before.size(); ++i) EXPECT_NEAR(m.mass[i], before[i], 1e-6f * before[i]);
   // Doubling one body's density doubles exactly that body's mass.
-  m.materials[1].density *= 2.0f;
+  Material denser = m.materials[1];
+  denser.density *= 2.0f;
+  m.materials.set(1, denser);
   recomputeLumpedMass(m, {});
   for (size_t i = 0; i < before.size(); ++i) {
     const float factor = m.vertexBody[i] == 1 ? 2.0f : 1.0f;

@@ -188,8 +188,10 @@ TEST(DeviceEnergy, FollowsMaterialEdits) {
   ASSERT_TRUE(energy.ok()) << energy.error().message;
   Result<EnergyReport> before = energy->compute(ctx, *device, model, settings);
   ASSERT_TRUE(before.ok()) << before.error().message;
-  model.materials[0].youngsModulus *= 3.0f;
-  model.materials[0].poissonRatio = 0.1f;
+  Material stiffer = model.materials[0];
+  stiffer.youngsModulus *= 3.0f;
+  stiffer.poissonRatio = 0.1f;
+  model.materials.set(0, stiffer);
   Result<EnergyReport> after = energy->compute(ctx, *device, model, settings);
   ASSERT_TRUE(after.ok()) << after.error().message;
   EXPECT_GT(after->elastic, 2.0 * before->elastic) << "the stiffer material did not reach the device";
