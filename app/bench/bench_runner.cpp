@@ -68,7 +68,9 @@ void runSimulator(Simulator& sim, const SolverSettings& settings, const BenchCon
   frameMs.reserve(size_t(config.frames));
   std::array<std::vector<double>, kStageCount> stageMs;
   std::array<bool, kStageCount> timed{};
+  std::vector<double> launches;
   StepDiagnostics diag;
+  sim.setStageTiming(config.stageTiming);
   for (int f = 0; f < config.warmup + config.frames; ++f) {
     const Clock::time_point t0 = Clock::now();
     Status st = sim.step(settings, diag);
@@ -85,6 +87,7 @@ void runSimulator(Simulator& sim, const SolverSettings& settings, const BenchCon
     }
     if (f < config.warmup) continue;
     frameMs.push_back(ms);
+    launches.push_back(double(diag.launches));
     // Every launch is aggregated under its Stage (per colour, per solver):
     // the breakdown reads by stage, not by colour.
     for (Stage stage : kAllStages) {
@@ -103,6 +106,7 @@ void runSimulator(Simulator& sim, const SolverSettings& settings, const BenchCon
     return;
   }
   summarize(std::move(frameMs), out);
+  out.launches = uint32_t(std::lround(quantile(std::move(launches), 0.5)));
   for (Stage stage : kAllStages)
     if (timed[size_t(stage)]) out.stages.push_back({stageName(stage), quantile(stageMs[size_t(stage)], 0.5)});
   out.bodyContacts = diag.bodyContacts;

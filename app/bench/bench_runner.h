@@ -31,6 +31,9 @@ struct BenchConfig {
   int targetTets = 5000;           // mesh:FILE scenes
   std::optional<int> substeps;     // override the scene's settings for every solver
   std::optional<int> iterations;
+  // Device stage times from profiling events (--stages). Off, the frame times
+  // carry no per-launch event cost, as in the window with the numbers panel closed.
+  bool stageTiming = false;
 };
 
 struct StageMedian {
@@ -50,6 +53,7 @@ struct BenchResult {
   double p10Ms = 0.0, p90Ms = 0.0;
   std::vector<StageMedian> stages;  // per frame, summed over substeps (CPU: wall, OpenCL: device time)
   uint32_t bodyContacts = 0;        // contacts of the last substep of the last frame
+  uint32_t launches = 0;            // device commands per frame (median; 0 on the CPU reference)
 };
 
 // Median per-frame time of a stage, or a negative value when the case has none.

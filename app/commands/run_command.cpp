@@ -168,7 +168,7 @@ int runRunCommand(const RunArgs& args) {
           << diag.energy.elastic << ',' << diag.energy.total() << ',' << diag.residual << ',' << diag.maxViolation
           << ',' << minY << ',' << com.x << ',' << com.y << ',' << com.z << ',' << diag.stepMs << ','
           << (conv.underConverged ? 1 : 0) << ',' << conv.tolerance << ',' << (rise.applies ? rise.rise : 0.0) << ','
-          << diag.dampingIterations << ',' << diag.dampingResidual << '\n';
+          << diag.dampingIterations << ',' << diag.dampingResidual << ',' << diag.launches << '\n';
     }
   }
   if (!csv.is_open()) {  // the summary line's state: one read at the end

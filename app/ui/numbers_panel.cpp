@@ -48,8 +48,14 @@ void drawStages(const SimSession& session) {
   const StepStats& g = session.gpuStats();
   ImGui::Text("step %.3f ms wall, %.3f ms device", session.lastStepWallMs(), g.totalMs);
   itemTooltip("Wall: enqueue + wait + position read-back; device: summed kernel times from profiling events [ms].");
+  const uint32_t launches = session.diagnostics().launches;
+  ImGui::Text("%u launches per frame (%.1f us wall each)", launches,
+              launches ? 1e3 * session.lastStepWallMs() / double(launches) : 0.0);
+  itemTooltip("Kernel launches and copies the last frame enqueued. On small bodies each launch's fixed cost, not "
+              "the work, sets the frame time: wall time per launch is that cost.");
   if (!g.valid) {
-    ImGui::TextColored(kDimColor, "no profiling information from this device");
+    ImGui::TextColored(kDimColor, "%s", g.launches > 0 && session.stageTiming() ? "no profiling information from this device"
+                                                                                : "stage times start with the next frame");
     return;
   }
   std::array<bool, kStageCount> timed{};

@@ -168,7 +168,9 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
     if (section(layout, "Materials", "materials", false)) drawMaterials(s);
     if (section(layout, "Colliders", "colliders", false)) drawColliders(s);
     if (section(layout, "Mouse drag", "drag", false)) drawMouseSpring(s);
-    if (section(layout, "Numbers and plots", "numbers", true)) drawNumbersPanel(s, in.timer);
+    const bool numbersShown = section(layout, "Numbers and plots", "numbers", true);
+    if (numbersShown) drawNumbersPanel(s, in.timer);
+    s.setStageTiming(numbersShown);  // device profiling events only while the table is on screen
   }
   if (section(layout, "View", "view", false)) {
     drawViewControls(view);

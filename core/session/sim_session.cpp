@@ -317,6 +317,7 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
                    sim.error().message + " (staying on the CPU reference)"};
     }
     gpu_ = std::move(*sim);
+    gpu_->setStageTiming(stageTiming_);
     clContext_ = context;
     enableDeviceEnergy();
   } else {
@@ -329,6 +330,11 @@ Status SimSession::setBackend(Backend backend, const ClContext* context) {
   }
   backend_ = Backend::OpenCl;
   return Ok{};
+}
+
+void SimSession::setStageTiming(bool on) {
+  stageTiming_ = on;
+  if (gpu_) gpu_->setStageTiming(on);
 }
 
 Status SimSession::dropOpenCl() {

@@ -165,6 +165,10 @@ class SimSession {
   // failed to build, and it comes from the periodic full read-back).
   bool deviceEnergyActive() const;
   const StepStats& gpuStats() const { return gpuStats_; }
+  // Device stage times (profiling events) are taken only while a reader shows
+  // them (the numbers panel); launches per step are counted either way.
+  void setStageTiming(bool on);
+  bool stageTiming() const { return stageTiming_; }
   VbdStats vbdStats() const;
   const SessionSeries& series() const { return series_; }
   uint64_t frame() const { return frame_; }
@@ -224,6 +228,7 @@ class SimSession {
   bool diagFresh_ = false;
   bool violationFresh_ = false;  // diag_.maxViolation measured by the last frame (CPU reference only)
   StepStats gpuStats_;
+  bool stageTiming_ = false;
   SessionSeries series_;
   std::string lastWarning_;
   double lastStepMs_ = 0.0;

@@ -30,6 +30,7 @@ struct StepDiagnostics {
   int dampingIterations = 0;          // CG iterations of the Rayleigh pass (0: no body damped)
   float dampingResidual = 0.0f;       // its relative preconditioned residual at exit
   StageTimes stages;                   // wall time per stage (core/sim/stage.h); Solve = Solver::solveSubstep
+  uint32_t launches = 0;               // device commands (kernel launches, copies) the step enqueued; 0 on the CPU
 };
 
 }  // namespace tetlab

@@ -101,6 +101,11 @@ class Simulator {
   virtual Result<EnergyReport> readEnergy(const SolverSettings& settings) = 0;
   // Per-stage times of the steps since the last call (readDiagnostics takes them too).
   virtual StageTimes takeStageTimes() = 0;
+  // Whether the steps time their stages. A device times them with profiling
+  // events, which cost it per launch, so it starts off and a reader that shows
+  // them turns it on (the numbers panel while open, tetlab-bench --stages);
+  // the CPU reference's wall-clock timer is always on.
+  virtual void setStageTiming(bool) {}
   // Is the stepped state in host memory (reads are copies, no transfer)?
   virtual bool stateOnHost() const = 0;
 

@@ -11,6 +11,7 @@ StageId Profiler::addStage(Stage stage, std::string_view detail) {
 }
 
 cl::Event* Profiler::record(StageId stage) {
+  ++launches_;
   if (!enabled_ || stage >= entries_.size()) return nullptr;
   if (used_ == events_.size()) {
     events_.emplace_back();
@@ -28,7 +29,9 @@ StepStats Profiler::resolve() {
     stats.stages[i].stage = entries_[i].stage;
     stats.stages[i].name = entries_[i].name;
   }
-  stats.valid = true;
+  stats.launches = launches_;
+  launches_ = 0;
+  stats.valid = enabled_ || used_ > 0;
   for (size_t i = 0; i < used_; ++i) {
     cl::Event& e = events_[i];
     if (e() == nullptr || e.wait() != CL_SUCCESS) {

@@ -16,6 +16,11 @@
 //
 // The detail string is for display only (the numbers panel lists the largest
 // launches under their stage); nothing parses it.
+//
+// Events cost the runtime an allocation and bookkeeping per launch (on PoCL a
+// measurable share of a small step), so they are off unless a reader asks
+// (setEnabled: the numbers panel while open, tetlab-bench --stages). Launches
+// are counted either way: record() with timing off returns nullptr and counts.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -38,7 +43,8 @@ struct StepStats {
   std::vector<StageTime> stages;  // one per addStage entry, in order of registration
   StageTimes byStage;             // the same times summed per Stage
   double totalMs = 0.0;           // sum over stages (device busy time, not wall time)
-  bool valid = false;             // false when profiling info was unavailable
+  uint32_t launches = 0;          // commands recorded since the last resolve/discard, timed or not
+  bool valid = false;             // false when profiling info was unavailable or timing was off
   const StageTime* find(std::string_view name) const {
     for (const StageTime& s : stages)
       if (s.name == name) return &s;
@@ -63,11 +69,16 @@ class Profiler {
   StepStats resolve();
 
   // Drops recorded events without reading them.
-  void discard() { used_ = 0; }
+  void discard() {
+    used_ = 0;
+    launches_ = 0;
+  }
 
   void setEnabled(bool enabled) { enabled_ = enabled; }
   bool enabled() const { return enabled_; }
   size_t pendingEvents() const { return used_; }
+  // Commands recorded since the last resolve/discard (timed or not).
+  uint32_t launches() const { return launches_; }
 
  private:
   struct Entry {
@@ -78,6 +89,7 @@ class Profiler {
   std::vector<cl::Event> events_;  // grows to the largest step, then reused
   std::vector<StageId> eventStage_;
   size_t used_ = 0;
+  uint32_t launches_ = 0;
   bool enabled_ = true;
 };
 

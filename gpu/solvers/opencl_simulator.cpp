@@ -11,7 +11,9 @@ OpenClSimulator::OpenClSimulator(const SimModel& model, ClContext ctx, DeviceSta
       ctx_(std::move(ctx)),
       device_(std::move(device)),
       stepper_(std::move(stepper)),
-      kernels_(std::move(kernels)) {}
+      kernels_(std::move(kernels)) {
+  profiler_.setEnabled(false);  // stage timing only when a reader asks (setStageTiming)
+}
 
 Result<std::unique_ptr<OpenClSimulator>> OpenClSimulator::create(const SimModel& model, const State& state,
                                                                  SolverKind kind,
@@ -49,7 +51,13 @@ Status OpenClSimulator::setSolver(SolverKind kind) {
   return Ok{};
 }
 
-Status OpenClSimulator::step(const SolverSettings& settings, StepDiagnostics&) { return step(settings); }
+Status OpenClSimulator::step(const SolverSettings& settings, StepDiagnostics& out) {
+  // Counted on the host as the step enqueues: no sync.
+  const uint32_t before = profiler_.launches();
+  Status st = step(settings);
+  out.launches = profiler_.launches() - before;
+  return st;
+}
 
 Status OpenClSimulator::step(const SolverSettings& settings) {
   if (settings.solver != active_ || !solvers_[size_t(active_)]) {

@@ -110,6 +110,7 @@ class OpenClSimulator final : public Simulator {
   // an event until then.
   StepStats takeTimings();
   StageTimes takeStageTimes() override { return takeTimings().byStage; }
+  void setStageTiming(bool on) override { profiler_.setEnabled(on); }
   // The times readDiagnostics() took (per launch, for the numbers panel).
   const StepStats& lastTimings() const { return lastTimings_; }
   void discardTimings() { profiler_.discard(); }

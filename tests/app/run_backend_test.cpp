@@ -40,8 +40,12 @@ TEST(RunCommandBackends, OpenClMatchesCpuOnTheBeam) {
   ASSERT_EQ(gpu.exitCode, 0) << gpu.output;
 
   const std::vector<double> c = lastRow(dir / "cpu.csv"), g = lastRow(dir / "gpu.csv");
-  ASSERT_EQ(c.size(), 18u);  // kRunStatsHeader's 18 columns
-  ASSERT_EQ(g.size(), 18u);
+  ASSERT_EQ(c.size(), 19u);  // kRunStatsHeader's 19 columns
+  ASSERT_EQ(g.size(), 19u);
+  // Launches: none on the CPU; on OpenCL at least predict + velocity and the
+  // element colours per iteration of each of the 40 substeps.
+  EXPECT_EQ(c[18], 0.0);
+  EXPECT_GE(g[18], 40.0 * 2.0 * 3.0);
   EXPECT_EQ(c[0], 30.0);
   EXPECT_NEAR(g[1], c[1], 1e-6) << "simulated time";
   // Beam mass 1000 kg/m^3 * 0.01 m^3 = 10 kg, L = 1 m: energy scale m g L = 98.1 J.

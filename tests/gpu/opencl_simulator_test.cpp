@@ -81,6 +81,7 @@ TEST(OpenClSimulator, StepsLikeTheCpuReference) {
   const SolverSettings settings = settingsFor(SolverKind::Xpbd);
   auto sim = OpenClSimulator::create(scene.model, scene.state, settings.solver, ctx);
   ASSERT_TRUE(sim.ok()) << sim.error().message;
+  (*sim)->setStageTiming(true);
   std::unique_ptr<Solver> cpu = makeCpuSolver(settings.solver);
   State cpuState = scene.state;
   cpu->reset(scene.model, cpuState);
@@ -104,6 +105,39 @@ TEST(OpenClSimulator, StepsLikeTheCpuReference) {
   }
   EXPECT_GT(maxMove, 0.01) << "the beam did not sag: the comparison is vacuous";
   EXPECT_LT(maxError / glm::length(hi - lo), 1e-4);
+}
+
+// Profiling events cost a device per launch, so stage timing is off until a
+// reader asks; the launch count is kept either way. A VBD substep launches at
+// least the prediction, one solve per vertex colour per iteration and the
+// velocity update, so that is a floor for the count.
+TEST(OpenClSimulator, StageTimingIsOffUntilAskedAndLaunchesAreAlwaysCounted) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  BeamScene scene = clampedBeam();
+  auto sim = OpenClSimulator::create(scene.model, scene.state, SolverKind::Vbd, ctx);
+  ASSERT_TRUE(sim.ok()) << sim.error().message;
+  const SolverSettings settings = settingsFor(SolverKind::Vbd);
+  const uint32_t floor = uint32_t(settings.step.substeps) *
+                         (2u + uint32_t(settings.step.iterations) * scene.model.vertexColors.count());
+  StepDiagnostics untimed;
+  ASSERT_TRUE((*sim)->step(settings, untimed).ok());
+  ASSERT_TRUE((*sim)->finish().ok());
+  EXPECT_GE(untimed.launches, floor);
+  const StepStats off = (*sim)->takeTimings();
+  EXPECT_FALSE(off.valid) << "timed without being asked";
+  EXPECT_EQ(off.totalMs, 0.0);
+  EXPECT_EQ(off.launches, untimed.launches);
+
+  (*sim)->setStageTiming(true);
+  StepDiagnostics timed;
+  ASSERT_TRUE((*sim)->step(settings, timed).ok());
+  const StepStats on = (*sim)->takeTimings();
+  ASSERT_TRUE(on.valid);
+  EXPECT_GT(on.totalMs, 0.0);
+  uint32_t perStage = 0;
+  for (const StageTime& st : on.stages) perStage += st.launches;
+  EXPECT_EQ(perStage, timed.launches) << "every counted launch is timed under a stage";
+  EXPECT_EQ(timed.launches, untimed.launches) << "the same step, the same launches";
 }
 
 TEST(OpenClSimulator, UploadedPinsHoldOnTheDevice) {
