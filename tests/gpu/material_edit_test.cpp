@@ -14,26 +14,16 @@
 #include <string>
 
 #include "core/cpu/xpbd_solver.h"
-#include "core/model/generators.h"
-#include "core/model/model_builder.h"
 #include "core/scene/enum_names.h"
 #include "core/sim/simulator.h"
-#include "core/sim/state_setup.h"
 #include "gpu/solvers/opencl_simulator.h"
+#include "clamped_beam.h"
 #include "gpu_test_context.h"
 
 namespace tetlab {
 namespace {
 
 constexpr float kSoftE = 2.0e5f, kStiffE = 2.0e7f;
-
-SimModel beamModel(const Material& m) {
-  BodyDesc body{makeBoxTetMesh(glm::vec3(0.0f, 0.3f, 0.0f), glm::vec3(0.6f, 0.15f, 0.15f), glm::uvec3(6, 2, 2)), m,
-                "beam"};
-  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
-  EXPECT_TRUE(model.ok()) << model.error().message;
-  return model.ok() ? std::move(*model) : SimModel{};
-}
 
 Material withE(float youngsModulus, float damping = 0.0f) {
   Material m;
@@ -42,22 +32,13 @@ Material withE(float youngsModulus, float damping = 0.0f) {
   return m;
 }
 
-std::unique_ptr<Simulator> makeSimulator(Backend backend, const SimModel& model, SolverKind kind,
+// The beam with its start material on `backend`; `model` must outlive it.
+std::unique_ptr<Simulator> makeSimulator(Backend backend, const test::BeamScene& beam, SolverKind kind,
                                          const ClContext& ctx) {
-  State state = makeState(model);
-  pinVertices(model, state, [](glm::vec3 p) { return p.x < 1e-4f; });
-  if (backend == Backend::Cpu) return std::make_unique<CpuSimulator>(model, std::move(state), kind);
-  auto sim = OpenClSimulator::create(model, state, kind, ctx);
+  if (backend == Backend::Cpu) return std::make_unique<CpuSimulator>(beam.model, beam.state, kind);
+  auto sim = OpenClSimulator::create(beam.model, beam.state, kind, ctx);
   EXPECT_TRUE(sim.ok()) << sim.error().message;
   return sim.ok() ? std::move(*sim) : nullptr;
-}
-
-SolverSettings settingsFor(SolverKind kind) {
-  SolverSettings s;
-  s.solver = kind;
-  s.step.substeps = 5;
-  s.step.iterations = 3;
-  return s;
 }
 
 // Tip (the free end's vertices) mean y displacement, and kinetic energy.
@@ -88,10 +69,11 @@ Sample sample(Simulator& sim, const SimModel& model) {
 // frames from `averageFrom` on, and the kinetic energy summed over them.
 Sample run(Backend backend, SolverKind kind, const Material& start, int editAt, const Material& edit, int frames,
            int averageFrom, const ClContext& ctx) {
-  SimModel model = beamModel(start);
-  std::unique_ptr<Simulator> sim = makeSimulator(backend, model, kind, ctx);
+  test::BeamScene beam = test::clampedBeam(start);
+  SimModel& model = beam.model;
+  std::unique_ptr<Simulator> sim = makeSimulator(backend, beam, kind, ctx);
   if (!sim) return {};
-  const SolverSettings asked = settingsFor(kind);
+  const SolverSettings asked = test::smallBudget(kind);
   Sample total;
   for (int f = 0; f < frames; ++f) {
     if (f == editAt) model.materials.set(0, edit);

@@ -12,36 +12,21 @@
 #include "core/sim/state_setup.h"
 #include "core/sim/stepper.h"
 #include "gpu/solvers/opencl_simulator.h"
+#include "clamped_beam.h"
 #include "gpu_test_context.h"
 
 namespace tetlab {
 namespace {
 
-struct BeamScene {
-  SimModel model;
-  State state;
-};
+using test::BeamScene;
 
 BeamScene clampedBeam() {
   Material m;
   m.youngsModulus = 2.0e5f;
-  BodyDesc body{makeBoxTetMesh(glm::vec3(0.0f, 0.3f, 0.0f), glm::vec3(0.6f, 0.15f, 0.15f), glm::uvec3(6, 2, 2)), m,
-                "beam"};
-  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
-  EXPECT_TRUE(model.ok()) << model.error().message;
-  BeamScene s{std::move(*model), {}};
-  s.state = makeState(s.model);
-  pinVertices(s.model, s.state, [](glm::vec3 p) { return p.x < 1e-4f; });
-  return s;
+  return test::clampedBeam(m);
 }
 
-SolverSettings settingsFor(SolverKind kind) {
-  SolverSettings s;
-  s.solver = kind;
-  s.step.substeps = 5;
-  s.step.iterations = 3;
-  return s;
-}
+SolverSettings settingsFor(SolverKind kind) { return test::smallBudget(kind); }
 
 TEST(OpenClSimulator, SolverSwitchKeepsPositionsAndVelocities) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
