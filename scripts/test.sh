@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The test command: install what is missing, build, run every test suite
-# (core, cpu, gpu on PoCL, app under Xvfb), then the hostile-input mesh tests
+# (core, cpu, gpu on PoCL, app under Xvfb), the quick benchmark, then the hostile-input mesh tests
 # again under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh release
 xvfb-run -a -s "-screen 0 1280x800x24" ctest --preset release -j"$(nproc)"
+# The benchmark's quick run: every solver on both backends on small scenes,
+# times printed for the log, never asserted; it fails only when a case fails
+# (an error or a blow-up).
+build/tetlab-bench --quick
 # Sanitizer pass over the core library only (the app and GL stack are not
 # instrumented; their libraries are not built with ASan). Only the core test
 # executable is built: the cpu/gpu suites would take minutes to build and are

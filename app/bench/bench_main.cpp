@@ -57,6 +57,10 @@ int main(int argc, char** argv) {
   app.add_option("--iterations", config.iterations, "iterations per substep for every solver");
   app.add_option("--csv", csvPath, "also write every case as a CSV row");
   app.add_flag("--stages", stages, "time and print the stages (OpenCL: profiling events, which add their own cost)");
+  bool quick = false;
+  app.add_flag("--quick", quick,
+               "the CI run: beam, hang and contacts at the coarsest resolution, 8 timed frames after 2 warm-up "
+               "frames, every solver on both backends (explicit --scenes/--frames/--warmup/--cells-thick win)");
   app.add_option("--cl-platform", cli.platform, "OpenCL platform index (default: automatic)");
   app.add_option("--cl-device", cli.device, "OpenCL device index (default: automatic)");
   // --conformance: the analytic conformance table instead of frame times.
@@ -75,6 +79,14 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("tetlab-bench ") + TETLAB_VERSION);
   CLI11_PARSE(app, argc, argv);
   config.stageTiming = stages;
+  if (quick) {
+    // Every solver and backend and the body-contact path, in well under two
+    // minutes on 2 cores; the times are printed, nothing is asserted on them.
+    if (app.count("--scenes") == 0) scenes = "beam,hang,contacts";
+    if (app.count("--frames") == 0) config.frames = 8;
+    if (app.count("--warmup") == 0) config.warmup = 2;
+    if (app.count("--cells-thick") == 0) config.cellsThick = 1;
+  }
 
   std::vector<SolverKind> solverKinds;
   for (const std::string& s : splitList(solvers)) {
