@@ -55,6 +55,9 @@ int main(int argc, char** argv) {
   app.add_option("--target-tets", config.targetTets, "approximate tet count for mesh: scenes");
   app.add_option("--substeps", config.substeps, "substeps per frame for every solver (default: the scene's)");
   app.add_option("--iterations", config.iterations, "iterations per substep for every solver");
+  std::string schedule = "auto";
+  app.add_option("--schedule", schedule, "OpenCL VBD launch schedule: auto, per_color or one_group")
+      ->check(CLI::IsMember({"auto", "per_color", "one_group"}));
   app.add_option("--csv", csvPath, "also write every case as a CSV row");
   app.add_flag("--stages", stages, "time and print the stages (OpenCL: profiling events, which add their own cost)");
   bool quick = false;
@@ -78,6 +81,8 @@ int main(int argc, char** argv) {
   app.add_option("--rung-cap", rungCap, "--conformance: skip rungs projected to take more wall seconds than this");
   app.set_version_flag("--version", std::string("tetlab-bench ") + TETLAB_VERSION);
   CLI11_PARSE(app, argc, argv);
+  for (const EnumName<GpuSchedule>& e : gpuScheduleNames())
+    if (schedule == e.name) config.schedule = e.value;
   config.stageTiming = stages;
   if (quick) {
     // Every solver and backend and the body-contact path, in well under two

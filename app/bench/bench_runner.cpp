@@ -27,6 +27,7 @@ SolverSettings settingsFor(const Scene& scene, SolverKind solver, const BenchCon
   s.solver = solver;
   if (config.substeps) s.step.substeps = *config.substeps;
   if (config.iterations) s.step.iterations = *config.iterations;
+  s.step.gpuSchedule = config.schedule;
   // Same rule as `tetlab run`: XPBD's Neo-Hookean shear is explicit, so
   // without an explicit choice take enough substeps to stay stable.
   s.step.substeps = planXpbdSubsteps(scene.model, s, !config.substeps).used;

@@ -31,6 +31,7 @@ struct BenchConfig {
   int targetTets = 5000;           // mesh:FILE scenes
   std::optional<int> substeps;     // override the scene's settings for every solver
   std::optional<int> iterations;
+  GpuSchedule schedule = GpuSchedule::Auto;  // OpenCL VBD launch schedule (--schedule)
   // Device stage times from profiling events (--stages). Off, the frame times
   // carry no per-launch event cost, as in the window with the numbers panel closed.
   bool stageTiming = false;

@@ -29,6 +29,7 @@ namespace tetlab {
 // tests/gpu/vbd_layout_probe_test.cpp checks the device's sizes against these.
 static_assert(sizeof(clm::VbdMouse) == 112);
 static_assert(sizeof(clm::VbdStepParams) == 112);
+static_assert(sizeof(clm::VbdGroupParams) == 288);
 static_assert(sizeof(clm::AvbdStepParams) == 176);
 static_assert(sizeof(clm::AvbdContactFrame) == 48);
 

@@ -24,10 +24,13 @@ constexpr EnumName<TetMethod> kMethods[] = {
     {TetMethod::Auto, "auto"}, {TetMethod::TetGenOnly, "tetgen_only"}, {TetMethod::VoxelOnly, "voxel_only"}};
 constexpr EnumName<BodySource> kSources[] = {
     {BodySource::Mesh, "mesh"}, {BodySource::Box, "box"}, {BodySource::Sphere, "sphere"}, {BodySource::Torus, "torus"}};
+constexpr EnumName<GpuSchedule> kSchedules[] = {
+    {GpuSchedule::Auto, "auto"}, {GpuSchedule::PerColor, "per_color"}, {GpuSchedule::OneGroup, "one_group"}};
 
 }  // namespace
 
 std::span<const EnumName<SolverKind>> solverKindNames() { return kSolvers; }
+std::span<const EnumName<GpuSchedule>> gpuScheduleNames() { return kSchedules; }
 std::span<const EnumName<PbdScheme>> pbdSchemeNames() { return kSchemes; }
 std::span<const EnumName<PbdStiffnessMapping>> pbdMappingNames() { return kMappings; }
 std::span<const EnumName<VbdInitialGuess>> vbdInitialGuessNames() { return kGuesses; }

@@ -96,6 +96,7 @@ void readStep(JsonObject o, StepSettings& s) {
     r->read("tolerance", s.rayleigh.tolerance, {0.0, 1.0, false, true});
     r->finish();
   }
+  o.readEnum("gpu_schedule", s.gpuSchedule, gpuScheduleNames());
   o.finish();
 }
 
@@ -265,7 +266,8 @@ void writeSolverSettings(const SolverSettings& s, Out& out) {
                  {"constraints", writeConstraints(s.step.constraints)},
                  {"rayleigh_damping",
                   {{"max_iterations", s.step.rayleigh.maxIterations},
-                   {"tolerance", jsonFloat(s.step.rayleigh.tolerance)}}}};
+                   {"tolerance", jsonFloat(s.step.rayleigh.tolerance)}}},
+                 {"gpu_schedule", enumName(gpuScheduleNames(), s.step.gpuSchedule)}};
   const PositionBasedConstraintParams& pb = s.positionBased;
   out["position_based"] = {{"stretch_scale", jsonVec3(pb.stretchScale)},
                            {"shear_scale", jsonVec3(pb.shearScale)},

@@ -28,6 +28,12 @@ struct RayleighDampingSettings {
   float tolerance = 1.0e-3f;  // stop when the preconditioned residual falls below this fraction of its start
 };
 
+// How the OpenCL backend schedules a VBD step (gpu/solvers/vbd_schedule.h):
+// one launch per colour, or the whole step in one work-group. Either gives the
+// same positions; Auto picks the faster one for the model and device. The CPU
+// reference ignores it.
+enum class GpuSchedule : uint8_t { Auto, PerColor, OneGroup };
+
 struct StepSettings {
   float dt = 1.0f / 60.0f;               // frame time step [s]
   int substeps = 10;                     // substeps per step [-]
@@ -36,6 +42,7 @@ struct StepSettings {
   float velocityDamping = 0.0f;          // linear drag rate [1/s]: v *= exp(-rate h)
   ConstraintToggles constraints;
   RayleighDampingSettings rayleigh;
+  GpuSchedule gpuSchedule = GpuSchedule::Auto;  // OpenCL VBD launch schedule
 };
 
 }  // namespace tetlab

@@ -19,6 +19,17 @@
 
 namespace tetlab {
 
+// A whole step handed to a solver that can run it in its own launches
+// (GpuSolver::enqueueStep): `substeps` substeps of length h, each with the
+// stepper's predict and velocity update (drag factor `damping`, the
+// non-finite check into status[0], step_common.cl).
+struct FusedStep {
+  float h = 0.0f;
+  uint32_t substeps = 1;
+  float damping = 1.0f;
+  const DeviceBuffer<uint32_t>* status = nullptr;
+};
+
 class GpuSolver {
  public:
   virtual ~GpuSolver() = default;
@@ -28,6 +39,20 @@ class GpuSolver {
   // One substep of length h. On entry x == xPrev and xInertial is set.
   virtual cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
                                 Profiler& profiler) = 0;
+  // A fused step: true when this solver runs the whole step (predict, solve,
+  // velocity of every substep) itself for these settings, as enqueueStep.
+  // GpuStepper asks only when nothing has to run between the stages (no
+  // body-contact detection). The residual curve is then the last substep's.
+  virtual bool fusesStep(const SolverSettings& settings, const DeviceState& state) const {
+    (void)settings;
+    (void)state;
+    return false;
+  }
+  virtual cl_int enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
+                             DeviceState& state, Profiler& profiler) {
+    (void)ctx, (void)settings, (void)step, (void)state, (void)profiler;
+    return CL_INVALID_OPERATION;
+  }
   // The mouse attachment (State::mouse lives on the host; at most 8 vertices
   // reach the device, as kernel arguments). Applies from the next substep.
   virtual void setAttachment(const Attachment& mouse) = 0;

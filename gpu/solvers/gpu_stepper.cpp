@@ -54,7 +54,19 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SimModel& model, cons
   if (cl_int e = status_.fill(ctx.queue, kAllFinite, 0, 1); e != CL_SUCCESS) return clError("clearing step status", e);
   cl::Kernel& predict = program_.kernel(kPredict);
   cl::Kernel& velocity = program_.kernel(kVelocity);
-  for (int sub = 0; sub < substeps; ++sub) {
+  const bool detects = settings.step.constraints.bodyContacts &&
+                       bodyContactDetectionApplies(settings.bodyContacts, s.bodyCount, s.bodyContacts.slotCount);
+  const bool fused = !detects && solver.fusesStep(settings, s);
+  if (fused) {
+    // Clears contacts an earlier detection left (nothing is detected here).
+    if (Status st = enqueueBodyContacts(ctx, settings, s, profiler, contactsStage); !st) return st;
+    solver.recordResidual(true);
+    const FusedStep step{h, uint32_t(substeps), damping, &status_};
+    if (cl_int e = solver.enqueueStep(ctx, settings, step, s, profiler); e != CL_SUCCESS)
+      return clError("enqueueing the solver's fused step", e);
+    for (int sub = 0; sub < substeps; ++sub) time_ += double(h);
+  }
+  for (int sub = 0; sub < substeps && !fused; ++sub) {
     cl_int e = setKernelArgs(predict, s.x, s.xPrev, s.xInertial, s.v, gravity, h, n, status_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, predict, n, local, profiler.record(predictStage));
     if (e != CL_SUCCESS) return clError("enqueueing step_predict", e);

@@ -58,6 +58,7 @@ Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
   sections_.vertexTetsItemsBase = append(topo, model.vertexTets.items);
   sections_.vertexEdgesOffsetsBase = append(topo, model.vertexEdges.offsets);
   sections_.vertexEdgesItemsBase = append(topo, model.vertexEdges.items);
+  sections_.colorStartsBase = append(topo, model.vertexColors.offsets);
   sections_.vertexCount = model.vertexCount();
   if (topo.empty()) topo.push_back(0u);  // OpenCL forbids empty buffers
   std::vector<float> rest;
@@ -106,13 +107,18 @@ Status VbdResidualRecorder::reset(const ClContext& ctx, uint32_t vertexCount) {
 
 cl_int VbdResidualRecorder::begin(const ClContext& ctx, int iterations) {
   if (!on_) return CL_SUCCESS;
+  if (cl_int e = prepareHistory(ctx, iterations); e != CL_SUCCESS) return e;
+  return residual.fill(ctx.queue, -1.0f);
+}
+
+cl_int VbdResidualRecorder::prepareHistory(const ClContext& ctx, int iterations) {
   if (history_.size() < size_t(iterations)) {
     auto h = DeviceBuffer<float>::create(ctx.context, size_t(iterations), CL_MEM_READ_WRITE, "residual history");
     if (!h) return CL_OUT_OF_RESOURCES;
     history_ = std::move(*h);
   }
   recorded_ = iterations;
-  return residual.fill(ctx.queue, -1.0f);
+  return CL_SUCCESS;
 }
 
 cl_int VbdResidualRecorder::reduce(const ClContext& ctx, cl::Kernel& rms, int it, Profiler& profiler,

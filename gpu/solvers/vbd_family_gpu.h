@@ -27,6 +27,7 @@
 //                     vertexTets.items      at vertexTetsItemsBase
 //                     vertexEdges.offsets   at vertexEdgesOffsetsBase (CSR, items edge * 2 + end)
 //                     vertexEdges.items     at vertexEdgesItemsBase
+//                     colour starts         at colorStartsBase        (colours + 1: begin of each, then the end)
 //   restData (float)  mass                  at 0
 //                     restVolume            at restVolumeBase
 //                     restLength            at restLengthBase
@@ -71,6 +72,10 @@ class VbdResidualRecorder {
   // Before the iterations of a substep: if recording, every vertex unvisited
   // (-1) and room for `iterations` values.
   cl_int begin(const ClContext& ctx, int iterations);
+  // Room for `iterations` values in history(), which the one-group kernel
+  // (vbd_step_group) writes itself; the next read() returns that many.
+  cl_int prepareHistory(const ClContext& ctx, int iterations);
+  const DeviceBuffer<float>& history() const { return history_; }
   // After iteration `it` of a recorded substep: its RMS into history[it]
   // (profiled under `stage`; nothing launched or recorded otherwise).
   cl_int reduce(const ClContext& ctx, cl::Kernel& rms, int it, Profiler& profiler, StageId stage);
@@ -92,6 +97,8 @@ class VbdFamilyInputs {
   // Re-uploads material constants and colliders when they changed (blocking,
   // so only on an edit). Called at the start of every substep.
   Status refresh(const ClContext& ctx, const SimModel& model, const Colliders& colliders);
+  // Where the colour starts lie in topology (VbdGroupParams::colorStartsBase).
+  uint32_t colorStartsBase() const { return sections_.colorStartsBase; }
   // True when colour c holds two or more distinct attached vertices.
   bool needsMouseSnapshot(const clm::VbdMouse& mouse, uint32_t color) const;
   // The section bases of topology / restData, and of the body-contact arrays
@@ -125,6 +132,7 @@ class VbdFamilyInputs {
     uint32_t colorOfBase = 0, tetBodyBase = 0, vertexTetsOffsetsBase = 0, vertexTetsItemsBase = 0;
     uint32_t vertexEdgesOffsetsBase = 0, vertexEdgesItemsBase = 0, restVolumeBase = 0, restLengthBase = 0;
     uint32_t vertexCount = 0;
+    uint32_t colorStartsBase = 0;
   } sections_;
   VbdMaterialCache cache_;
   MaterialsStamp materialsStamp_;  // which materials bodies / edgeStiffness were packed from

@@ -29,6 +29,7 @@
 #include "gpu/cl/kernel_program.h"
 #include "gpu/cl/launch.h"
 #include "gpu/solvers/vbd_family_gpu.h"
+#include "gpu/solvers/vbd_schedule.h"
 
 namespace tetlab {
 
@@ -41,17 +42,22 @@ namespace {
   X(kSolve, "vbd_solve_vertices_color")   \
   X(kChebyshev, "vbd_chebyshev")          \
   X(kSnapshot, "vbd_snapshot_color")      \
-  X(kResidualRms, "vbd_residual_rms")
+  X(kResidualRms, "vbd_residual_rms")     \
+  X(kStepGroup, "vbd_step_group")
 TL_KERNEL_TABLE(TL_VBD_KERNELS)
 
 class VbdSolverGpu final : public GpuSolver {
  public:
-  explicit VbdSolverGpu(KernelProgram program) : program_(std::move(program)) {}
+  VbdSolverGpu(KernelProgram program, const ClDeviceInfo& device)
+      : program_(std::move(program)), isGpu_(device.isGpu), computeUnits_(device.computeUnits) {}
 
   SolverKind kind() const override { return SolverKind::Vbd; }
   Status reset(const ClContext& ctx, const SimModel& model, DeviceState& state) override;
   cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
                         Profiler& profiler) override;
+  bool fusesStep(const SolverSettings& settings, const DeviceState& state) const override;
+  cl_int enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
+                     DeviceState& state, Profiler& profiler) override;
   void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }
   std::string pollKernels() override {
     program_.poll();
@@ -63,19 +69,31 @@ class VbdSolverGpu final : public GpuSolver {
 
  private:
   void registerStages(Profiler& profiler, const DeviceState& s);
+  bool oneGroup(const SolverSettings& settings) const;
+  uint32_t terms(const SolverSettings& settings, const clm::VbdMouse& mouse) const;
+  clm::VbdStepParams stepParams(const SolverSettings& settings, float h, uint32_t terms, uint32_t contactSlots) const;
+  cl_int enqueueGroup(const ClContext& ctx, const SolverSettings& settings, float h, uint32_t substeps,
+                      const FusedStep* integrate, DeviceState& s, Profiler& profiler);
   cl_int enqueueColor(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
                       const clm::VbdMouse& mouse, uint32_t terms, uint32_t c, Profiler& profiler);
 
   KernelProgram program_;
+  bool isGpu_ = false;
+  uint32_t computeUnits_ = 0;
   const SimModel* model_ = nullptr;
   VbdFamilyInputs inputs_;
   VbdResidualRecorder residual_;
-  DeviceBuffer<glm::vec4> vLast_, chebyshevPrev1_, chebyshevPrev2_;
+  // Three sections of n float4: v^{t-1} for the adaptive guess, then the two
+  // previous Chebyshev iterates (vbd_init_guess_vertex in vbd.cl).
+  DeviceBuffer<glm::vec4> vertexHistory_;
   DeviceBuffer<uint32_t> inContact_;
   DeviceBuffer<glm::vec4> snapshot_;  // body contacts: x of the colour being solved at its start
   Attachment mouse_;
 
   StageId stageInit_ = 0, stageMouse_ = 0, stageChebyshev_ = 0, stageSnapshot_ = 0, stageResidual_ = 0;
+  StageId stageGroup_ = 0;
+  uint32_t largestColor_ = 0;  // vertices in the model's largest colour (the schedule rule)
+  size_t groupSize_ = 0;       // the one-group kernel's work-group size (0: it cannot run)
   std::vector<StageId> stageColor_;
   Profiler* registeredWith_ = nullptr;
 };
@@ -87,19 +105,25 @@ Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceSt
   if (Status st = resetConstraintData(ctx, s, 0, 0, 0.0f); !st) return st;
   if (Status st = inputs_.reset(ctx, model); !st) return st;
   if (Status st = residual_.reset(ctx, model.vertexCount()); !st) return st;
-  const size_t n = model.vertexCount();
-  for (auto* b : {&vLast_, &chebyshevPrev1_, &chebyshevPrev2_, &snapshot_}) {
-    auto r = DeviceBuffer<glm::vec4>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD per-vertex data");
-    if (!r) return r.error();
-    *b = std::move(*r);
-  }
+  const size_t n = std::max<size_t>(model.vertexCount(), 1);
+  auto history = DeviceBuffer<glm::vec4>::create(ctx.context, 3 * n, CL_MEM_READ_WRITE, "VBD vertex history");
+  if (!history) return history.error();
+  vertexHistory_ = std::move(*history);
+  auto snap = DeviceBuffer<glm::vec4>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD contact snapshot");
+  if (!snap) return snap.error();
+  snapshot_ = std::move(*snap);
   auto c = DeviceBuffer<uint32_t>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD inContact");
   if (!c) return c.error();
   inContact_ = std::move(*c);
+  largestColor_ = 0;
+  for (uint32_t k = 0; k < model.vertexColors.count(); ++k)
+    largestColor_ = std::max(largestColor_, model.vertexColors.end(k) - model.vertexColors.begin(k));
+  size_t kernelMax = 0;
+  if (program_.kernel(kStepGroup).getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &kernelMax) != CL_SUCCESS)
+    kernelMax = 0;
+  groupSize_ = vbdOneGroupSize(VBD_GROUP_MAX, ctx.info.maxWorkGroupSize, kernelMax, largestColor_);
   // No v^{t-1} yet (w = 0): the first guess assumes free fall (common/vbd_initial_guess.clh).
-  cl_int e = vLast_.fill(ctx.queue, glm::vec4(0.0f));
-  if (e == CL_SUCCESS) e = chebyshevPrev1_.fill(ctx.queue, glm::vec4(0.0f));
-  if (e == CL_SUCCESS) e = chebyshevPrev2_.fill(ctx.queue, glm::vec4(0.0f));
+  cl_int e = vertexHistory_.fill(ctx.queue, glm::vec4(0.0f));
   if (e == CL_SUCCESS) e = inContact_.fill(ctx.queue, 0u);
   return clCheck(e, "initialising the VBD solver data");
 }
@@ -113,7 +137,90 @@ void VbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
     stageColor_.push_back(profiler.addStage(Stage::Solve, "vbd.solve.c" + std::to_string(c)));
   stageChebyshev_ = profiler.addStage(Stage::Solve, "vbd.chebyshev");
   stageResidual_ = profiler.addStage(Stage::Residual, "vbd.residual");
+  stageGroup_ = profiler.addStage(Stage::Solve, "vbd.group");
   registeredWith_ = &profiler;
+}
+
+bool VbdSolverGpu::oneGroup(const SolverSettings& settings) const {
+  return vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor_, groupSize_});
+}
+
+uint32_t VbdSolverGpu::terms(const SolverSettings& settings, const clm::VbdMouse& mouse) const {
+  const VbdParams& p = settings.vbd;
+  const ConstraintToggles& on = settings.step.constraints;
+  const bool mouseOn = mouse.active && mouse.slots > 0;
+  return (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (on.edges ? VBD_TERM_EDGES : 0u) |
+         (on.collisions ? VBD_TERM_COLLISIONS : 0u) | (mouseOn ? VBD_TERM_MOUSE : 0u) |
+         (p.accelerate ? VBD_TERM_ACCELERATE : 0u) | (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u) |
+         (residual_.recording() ? VBD_TERM_RESIDUAL : 0u);
+}
+
+clm::VbdStepParams VbdSolverGpu::stepParams(const SolverSettings& settings, float h, uint32_t terms,
+                                            uint32_t contactSlots) const {
+  const VbdParams& p = settings.vbd;
+  clm::VbdStepParams sp{};
+  sp.h = h;
+  sp.contactStiffness = p.contactStiffness;
+  sp.contactThickness = p.contactThickness;
+  sp.frictionEpsilon = p.frictionEpsilon;
+  sp.determinantThreshold = p.determinantThreshold;
+  // VBD Sec. 3.5 on body contacts: (kappa / h^2, eps_v h), as VbdSolver::solveSubstep computes them.
+  sp.bodyStiffnessOverH2 = p.bodyContactStiffness / (h * h);
+  sp.bodyYEps = p.frictionEpsilon * h;
+  sp.terms = terms;
+  sp.safeguard = int(p.safeguard);
+  sp.colliderCount = inputs_.colliders.count();
+  inputs_.setSections(sp, contactSlots);
+  return sp;
+}
+
+bool VbdSolverGpu::fusesStep(const SolverSettings& settings, const DeviceState& s) const {
+  return model_ != nullptr && s.vertexCount > 0 && oneGroup(settings);
+}
+
+cl_int VbdSolverGpu::enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
+                                 DeviceState& s, Profiler& profiler) {
+  if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
+  if (registeredWith_ != &profiler) registerStages(profiler, s);
+  if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
+  return enqueueGroup(ctx, settings, step.h, step.substeps, &step, s, profiler);
+}
+
+// One launch of vbd_step_group: `substeps` substeps, with the predict and
+// velocity update inside when `integrate` is given (the fused step), else the
+// solve of one substep (the stepper predicts, detects body contacts and
+// updates velocities around it).
+cl_int VbdSolverGpu::enqueueGroup(const ClContext& ctx, const SolverSettings& settings, float h, uint32_t substeps,
+                                  const FusedStep* integrate, DeviceState& s, Profiler& profiler) {
+  const clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
+  clm::VbdGroupParams g{};
+  g.step = stepParams(settings, h, terms(settings, mouse), s.bodyContacts.slotCount);
+  g.mouse = mouse;
+  g.gravity[0] = settings.step.gravity.x;
+  g.gravity[1] = settings.step.gravity.y;
+  g.gravity[2] = settings.step.gravity.z;
+  g.gravityLength = glm::length(settings.step.gravity);
+  g.damping = integrate ? integrate->damping : 1.0f;
+  g.chebyshevRho = settings.vbd.chebyshevRho;
+  g.substeps = substeps;
+  g.iterations = uint32_t(std::max(settings.step.iterations, 1));
+  g.initialGuess = uint32_t(settings.vbd.initialGuess);
+  g.colorCount = s.vertexColors.count();
+  g.colorStartsBase = inputs_.colorStartsBase();
+  g.integrate = integrate ? 1u : 0u;
+  // The curve the CPU stepper keeps: the last substep's (recordResidual for a single substep).
+  g.recordSubstep = integrate ? substeps - 1 : (residual_.recording() ? 0u : substeps);
+  cl_int e = CL_SUCCESS;
+  if (g.recordSubstep < substeps) e = residual_.prepareHistory(ctx, int(g.iterations));
+  if (e != CL_SUCCESS) return e;
+  // The group kernel needs a status buffer even when it does not integrate (it never reads it then).
+  const DeviceBuffer<uint32_t>& status = integrate ? *integrate->status : inContact_;
+  cl::Kernel& k = program_.kernel(kStepGroup);
+  e = setKernelArgs(k, g, inputs_.topology, inputs_.restData, s.x, s.v, s.xPrev, s.xInertial, s.tets, s.DmInv, s.edges,
+                    inputs_.bodies, inputs_.edgeStiffness, inputs_.colliders.records, inContact_, snapshot_,
+                    s.bodyContacts.arrays, residual_.history(), vertexHistory_, status);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, groupSize_, groupSize_, profiler.record(stageGroup_));
+  return e;
 }
 
 cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
@@ -121,14 +228,10 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
   if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
   if (registeredWith_ != &profiler) registerStages(profiler, s);
   if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
+  if (oneGroup(settings)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
   const VbdParams& p = settings.vbd;
-  const ConstraintToggles& on = settings.step.constraints;
   const clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
-  const bool mouseOn = mouse.active && mouse.slots > 0;
-  const uint32_t terms = (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (on.edges ? VBD_TERM_EDGES : 0u) |
-                         (on.collisions ? VBD_TERM_COLLISIONS : 0u) | (mouseOn ? VBD_TERM_MOUSE : 0u) |
-                         (p.accelerate ? VBD_TERM_ACCELERATE : 0u) | (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u) |
-                         (residual_.recording() ? VBD_TERM_RESIDUAL : 0u);
+  const uint32_t terms = this->terms(settings, mouse);
   const size_t local = program_.localSize();
   const uint32_t n = s.vertexCount;
 
@@ -136,7 +239,7 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
   const glm::vec4 gravity(settings.step.gravity, glm::length(settings.step.gravity));
   cl::Kernel& init = program_.kernel(kInitGuess);
   const uint32_t takeSnapshot = (terms & VBD_TERM_BODY_CONTACTS) ? 1u : 0u;
-  cl_int e = setKernelArgs(init, n, s.x, s.v, vLast_, chebyshevPrev1_, gravity, h, uint32_t(p.initialGuess),
+  cl_int e = setKernelArgs(init, n, s.x, s.v, vertexHistory_, gravity, h, uint32_t(p.initialGuess),
                            uint32_t(p.accelerate ? 1u : 0u), snapshot_, takeSnapshot);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, local, profiler.record(stageInit_));
 
@@ -151,8 +254,7 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
       omega = chebyshevOmega(it, p.chebyshevRho, omega);  // VBD Sec. 3.8
       cl::Kernel& k = program_.kernel(kChebyshev);
       const uint32_t overRelax = chebyshevOverRelaxes(it, iterations) ? 1u : 0u;
-      e = setKernelArgs(k, n, s.x, chebyshevPrev1_, chebyshevPrev2_, inContact_, omega, overRelax, snapshot_,
-                        takeSnapshot);
+      e = setKernelArgs(k, n, s.x, vertexHistory_, inContact_, omega, overRelax, snapshot_, takeSnapshot);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, local, profiler.record(stageChebyshev_));
     }
   }
@@ -161,7 +263,6 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
 
 cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& s,
                                   const clm::VbdMouse& mouse, uint32_t terms, uint32_t c, Profiler& profiler) {
-  const VbdParams& p = settings.vbd;
   const size_t local = program_.localSize();
   const uint32_t begin = s.vertexColors.begin(c), count = s.vertexColors.end(c) - begin;
   // Body contacts: this launch refreshes the partner snapshot of the next colour
@@ -189,25 +290,13 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, 1, 0, profiler.record(stageMouse_));
     if (e != CL_SUCCESS) return e;
   }
-  clm::VbdStepParams sp{};
-  sp.h = h;
-  sp.contactStiffness = p.contactStiffness;
-  sp.contactThickness = p.contactThickness;
-  sp.frictionEpsilon = p.frictionEpsilon;
-  sp.determinantThreshold = p.determinantThreshold;
-  // VBD Sec. 3.5 on body contacts: (kappa / h^2, eps_v h), as VbdSolver::solveSubstep computes them.
-  sp.bodyStiffnessOverH2 = p.bodyContactStiffness / (h * h);
-  sp.bodyYEps = p.frictionEpsilon * h;
-  sp.terms = terms;
-  sp.safeguard = int(p.safeguard);
+  clm::VbdStepParams sp = stepParams(settings, h, terms, s.bodyContacts.slotCount);
   sp.begin = begin;
   sp.count = count;
   sp.color = c;
   sp.nextBegin = next.x;
   sp.nextCount = next.y;
   sp.mouseFromOffset = snapshot ? 1u : 0u;
-  sp.colliderCount = inputs_.colliders.count();
-  inputs_.setSections(sp, s.bodyContacts.slotCount);
   cl::Kernel& k = program_.kernel(kSolve);
   e = setKernelArgs(k, sp, mouse, inputs_.topology, inputs_.restData, s.x, s.xPrev, s.xInertial, s.tets, s.DmInv,
                     s.edges, inputs_.bodies, inputs_.edgeStiffness, inputs_.colliders.records, inputs_.mouseOffset,
@@ -221,7 +310,7 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
 Result<std::unique_ptr<GpuSolver>> makeVbdSolverGpu(const ClContext& ctx, const KernelSourceOptions& source) {
   auto program = KernelProgram::create(ctx, source, "cl/vbd.cl", kernelNames());
   if (!program) return program.error();
-  return std::unique_ptr<GpuSolver>(new VbdSolverGpu(std::move(*program)));
+  return std::unique_ptr<GpuSolver>(new VbdSolverGpu(std::move(*program), ctx.info));
 }
 
 }  // namespace tetlab

@@ -16,22 +16,14 @@
 // the host at the start of each step); status[1] keeps the first bad vertex
 // across steps until the host reads and clears it.
 #pragma OPENCL FP_CONTRACT OFF
-#include "common/step_integrate.clh"
-
-#define STEP_ALL_FINITE 0xffffffffu
+#include "step_vertex.clh"
 
 __kernel void step_predict(__global float4* x, __global float4* xPrev, __global float4* xInertial,
                            __global const float4* v, const float4 gravity, const float h, const uint count,
                            __global const uint* status) {
   const uint i = get_global_id(0);
   if (i >= count || status[0] != STEP_ALL_FINITE) return;
-  const float4 p = x[i];
-  xPrev[i] = p;
-  if (p.w > 0.0f) {
-    xInertial[i] = (float4)(step_inertial_target(p.xyz, v[i].xyz, gravity.xyz, h), p.w);
-  } else {
-    xInertial[i] = p;
-  }
+  step_predict_vertex(i, x, xPrev, xInertial, v, gravity.xyz, h);
 }
 
 __kernel void step_velocity(__global const float4* x, __global const float4* xPrev,
@@ -39,13 +31,7 @@ __kernel void step_velocity(__global const float4* x, __global const float4* xPr
                             const float h, const float damping, const uint count, __global uint* status) {
   const uint i = get_global_id(0);
   if (i >= count || status[0] != STEP_ALL_FINITE) return;
-  const float4 p = x[i];
-  // XPBD Alg. 1 line 13 in the rounding-free split, then drag exp(-c h)
-  const float3 vel =
-      step_end_velocity(p.xyz, xPrev[i].xyz, xInertial[i].xyz, v[i].xyz, gravity.xyz, h, p.w) * damping;
-  v[i] = (float4)(vel, 0.0f);
-  if (!(isfinite(p.x) && isfinite(p.y) && isfinite(p.z) && isfinite(vel.x) && isfinite(vel.y) && isfinite(vel.z)))
-    atomic_min(&status[0], i);
+  step_velocity_vertex(i, x, xPrev, xInertial, v, gravity.xyz, h, damping, status);
 }
 
 __kernel void step_rollback(__global float4* x, __global const float4* xPrev, __global float4* v, const uint count,

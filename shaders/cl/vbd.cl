@@ -10,6 +10,10 @@
 //                                           vertices into the partner snapshot (below)
 //     [vbd_chebyshev]                       per vertex (VBD Sec. 3.8), when accelerate is on
 //
+// That is the per-colour schedule. Small models instead run the whole step in
+// one work-group, one launch per frame (vbd_step_group, vbd_group.clh; the
+// choice is gpu/solvers/vbd_schedule.h); both call the per-vertex functions below.
+//
 // Contacts are penalty terms evaluated at the current iterate inside the solve,
 // so there is no separate collision pass. Nothing is read back.
 //
@@ -25,25 +29,51 @@
 
 #include "vbd_vertex.clh"
 
-// x = initial guess for free vertices; vLast = v^t for the next substep's
-// adaptive guess (w = 1: history valid; the host zeroes it on reset);
-// chebyshevPrev1 = x^(0) when acceleration is on.
-__kernel void vbd_init_guess(const uint count, __global float4* x, __global const float4* v,
-                             __global float4* vLast, __global float4* chebyshevPrev1, const float4 gravity,
-                             const float h, const uint mode, const uint accelerate, __global float4* snapshot,
-                             const uint takeSnapshot) {
-  const uint i = get_global_id(0);
-  if (i >= count) return;
+// x = initial guess for free vertices (VBD Sec. 3.7); vertexHistory holds
+// three sections of `count` float4 (VbdSolverGpu): vLast = v^t for the next
+// substep's adaptive guess (w = 1: history valid; the host zeroes it on
+// reset), then chebyshevPrev1 = x^(0) when acceleration is on, then
+// chebyshevPrev2.
+static inline void vbd_init_guess_vertex(uint i, uint count, __global float4* x, __global const float4* v,
+                                         __global float4* vertexHistory, float3 gravity, float gravityLength, float h,
+                                         uint mode, uint accelerate) {
   float4 p = x[i];
   const float3 vi = v[i].xyz;
   if (p.w > 0.0f) {
-    const float4 last = vLast[i];
-    p = (float4)(vbd_initial_guess(mode, h, gravity.xyz, gravity.w, p.xyz, vi, last.xyz, last.w > 0.0f), p.w);
+    const float4 last = vertexHistory[i];
+    p = (float4)(vbd_initial_guess(mode, h, gravity, gravityLength, p.xyz, vi, last.xyz, last.w > 0.0f), p.w);
     x[i] = p;
   }
-  vLast[i] = (float4)(vi, 1.0f);
-  if (accelerate) chebyshevPrev1[i] = (float4)(p.xyz, 0.0f);
-  if (takeSnapshot) snapshot[i] = p;
+  vertexHistory[i] = (float4)(vi, 1.0f);
+  if (accelerate) vertexHistory[count + i] = (float4)(p.xyz, 0.0f);
+}
+
+// Chebyshev semi-iterative over-relaxation after a full sweep (VBD Sec. 3.8):
+//   x^(n) = omega_n (x_bar^(n) - x^(n-2)) + x^(n-2)   for n >= 2, free vertices not in contact,
+// applied when `apply` (chebyshevOverRelaxes); the two previous iterates
+// always move on. Returns the vertex's new position.
+static inline float4 vbd_chebyshev_vertex(uint i, uint count, __global float4* x, __global float4* vertexHistory,
+                                          __global const uint* inContact, float omega, uint apply) {
+  __global float4* prev1 = vertexHistory + count;
+  __global float4* prev2 = vertexHistory + 2u * count;
+  float4 p = x[i];
+  const float3 before2 = prev2[i].xyz;
+  if (apply && p.w > 0.0f && !inContact[i]) {
+    p.xyz = omega * (p.xyz - before2) + before2;
+    x[i] = p;
+  }
+  prev2[i] = prev1[i];
+  prev1[i] = (float4)(p.xyz, 0.0f);
+  return p;
+}
+
+__kernel void vbd_init_guess(const uint count, __global float4* x, __global const float4* v,
+                             __global float4* vertexHistory, const float4 gravity, const float h, const uint mode,
+                             const uint accelerate, __global float4* snapshot, const uint takeSnapshot) {
+  const uint i = get_global_id(0);
+  if (i >= count) return;
+  vbd_init_guess_vertex(i, count, x, v, vertexHistory, gravity.xyz, gravity.w, h, mode, accelerate);
+  if (takeSnapshot) snapshot[i] = x[i];
 }
 
 // mouseOffset[0] = sum_j w_j x_j - target before a colour that holds several
@@ -82,62 +112,23 @@ __kernel void vbd_solve_vertices_color(
   }
   if (k >= p.count) return;
   const uint i = vertexColorOrder[p.begin + k];
-  const float4 xw = x[i];
-  const float w = xw.w;
-  if (!(w > 0.0f)) return;  // pinned / kinematic
-  const float h = p.h;
-  const uint terms = p.terms;
-  const float mass = 1.0f / w;
-  const float3 xi = xw.xyz;
-
-  VbdSystem s = vbd_system_zero();
-  vbd_add_inertia(mass, h, xi, xInertial[i].xyz, &s);
-  if (terms & VBD_TERM_NEO_HOOKEAN)
-    vbd_add_tets(i, x, tets, DmInv, restData + p.restVolumeBase, topology + p.tetBodyBase,
-                 topology + p.vertexTetsOffsetsBase, topology + p.vertexTetsItemsBase, bodies, &s);
-  if (terms & VBD_TERM_EDGES)
-    vbd_add_springs(i, p.safeguard, x, edges, restData + p.restLengthBase, edgeStiffness,
-                    topology + p.vertexEdgesOffsetsBase, topology + p.vertexEdgesItemsBase, &s);
-  if (terms & VBD_TERM_MOUSE) {
-    const int slot = vbd_mouse_slot(i, mouse.ids, mouse.slots);
-    if (slot >= 0) {
-      const float3 r = p.mouseFromOffset ? mouseOffset[0].xyz
-                                         : vbd_attachment_offset(x, mouse.ids, mouse.weights, mouse.slots,
-                                                                 vbd_mouse_target(&mouse));
-      vbd_add_attachment(r, mouse.weights[slot], mouse.stiffness, mouse.maxForce, &s.f, &s.H);
-    }
-  }
-  int touching = 0;
-  if (terms & VBD_TERM_COLLISIONS)
-    touching = vbd_add_collider_contacts(colliders, p.colliderCount, xi, xPrev[i].xyz, p.contactThickness,
-                                         p.contactStiffness, p.frictionEpsilon, h, &s) > 0.0f;
-  if (terms & VBD_TERM_BODY_CONTACTS)
-    touching |= vbd_add_body_contacts(
-        i, p.color, p.bodyStiffnessOverH2, p.bodyYEps, x, xPrev, snapshot, topology + p.colorOfBase,
-        (__global const uint4*)contacts, (__global const float4*)(contacts + TL_BC_NORMAL_BASE(p.contactSlots)),
-        (__global const float4*)(contacts + TL_BC_WEIGHTS_BASE(p.contactSlots)),
-        contacts + TL_BC_VERTEX_COUNT_BASE(p.contactSlots),
-        contacts + TL_BC_VERTEX_ITEMS_BASE(p.contactSlots, p.vertexCount), 0, 0, &s);
-  if (terms & VBD_TERM_ACCELERATE) inContact[i] = (uint)touching;
-  if (terms & VBD_TERM_RESIDUAL) vbd_record_residual(residual, i, s.f, h, mass);
-  vbd_apply_step(x, i, xi, w, s, p.safeguard, p.determinantThreshold);
+  const float3 mouseR = p.mouseFromOffset ? mouseOffset[0].xyz : (float3)(0.0f);
+  float r = 0.0f;
+  const int touching = vbd_solve_vertex(i, &p, &mouse, mouseR, p.mouseFromOffset, p.color, topology, restData, x,
+                                        xPrev, xInertial, tets, DmInv, edges, bodies, edgeStiffness, colliders,
+                                        snapshot, contacts, &r);
+  if (touching < 0) return;
+  if (p.terms & VBD_TERM_ACCELERATE) inContact[i] = (uint)touching;
+  if (p.terms & VBD_TERM_RESIDUAL) residual[i] = r;
 }
 
-// Chebyshev semi-iterative over-relaxation after a full sweep (VBD Sec. 3.8):
-//   x^(n) = omega_n (x_bar^(n) - x^(n-2)) + x^(n-2)   for n >= 2, free vertices not in contact.
-__kernel void vbd_chebyshev(const uint count, __global float4* x, __global float4* chebyshevPrev1,
-                            __global float4* chebyshevPrev2, __global const uint* inContact, const float omega,
-                            const uint apply, __global float4* snapshot, const uint takeSnapshot) {
+__kernel void vbd_chebyshev(const uint count, __global float4* x, __global float4* vertexHistory,
+                            __global const uint* inContact, const float omega, const uint apply,
+                            __global float4* snapshot, const uint takeSnapshot) {
   const uint i = get_global_id(0);
   if (i >= count) return;
-  const float4 p = x[i];
-  float3 xi = p.xyz;
-  const float3 prev2 = chebyshevPrev2[i].xyz;
-  if (apply && p.w > 0.0f && !inContact[i]) {
-    xi = omega * (xi - prev2) + prev2;
-    x[i] = (float4)(xi, p.w);
-  }
-  chebyshevPrev2[i] = chebyshevPrev1[i];
-  chebyshevPrev1[i] = (float4)(xi, 0.0f);
-  if (takeSnapshot) snapshot[i] = (float4)(xi, p.w);
+  const float4 p = vbd_chebyshev_vertex(i, count, x, vertexHistory, inContact, omega, apply);
+  if (takeSnapshot) snapshot[i] = p;
 }
+
+#include "vbd_group.clh"

@@ -58,6 +58,7 @@ SceneDesc everythingChanged() {
   st.step.iterations = 13;
   st.step.gravity = {0.1f, -3.7f, 0.2f};
   st.step.velocityDamping = 0.3f;
+  st.step.gpuSchedule = GpuSchedule::OneGroup;
   st.step.constraints = ConstraintToggles{true, true, true, false, true, false, false};
   st.positionBased.stretchScale = {1.1f, 1.2f, 1.3f};
   st.positionBased.shearScale = {0.7f, 0.8f, 0.9f};
@@ -148,6 +149,7 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   EXPECT_EQ(a.pbd.mapping, PbdStiffnessMapping::PerIteration);
   EXPECT_TRUE(sameBits(a.xpbd.complianceScale, 0.5f));
   EXPECT_EQ(a.step.rayleigh.maxIterations, 57);
+  EXPECT_EQ(a.step.gpuSchedule, GpuSchedule::OneGroup);
   EXPECT_TRUE(sameBits(a.step.rayleigh.tolerance, 2e-4f));
   EXPECT_EQ(a.vbd.safeguard, HessianSafeguard::DeterminantThreshold);
   EXPECT_TRUE(sameBits(a.vbd.determinantThreshold, 2e-6f));

@@ -25,7 +25,7 @@ constexpr const char* kProbe = R"(
 #include "cl/common/vbd_layout.clh"
 #define OFFSET(T, m) ((uint)(size_t)&(((T*)0)->m))
 __kernel void vbd_layout_probe(__global uint* out, const VbdStepParams v, const AvbdStepParams a,
-                               const VbdMouse m) {
+                               const VbdMouse m, const VbdGroupParams g) {
   if (get_global_id(0) != 0) return;
   out[0] = (uint)sizeof(VbdMouse);
   out[1] = (uint)sizeof(VbdStepParams);
@@ -47,6 +47,14 @@ __kernel void vbd_layout_probe(__global uint* out, const VbdStepParams v, const 
   out[16] = m.same;
   out[17] = (uint)sizeof(AvbdContactFrame);
   out[18] = OFFSET(AvbdContactFrame, collider);
+  out[19] = (uint)sizeof(VbdGroupParams);
+  out[20] = OFFSET(VbdGroupParams, mouse);
+  out[21] = OFFSET(VbdGroupParams, gravity);
+  out[22] = OFFSET(VbdGroupParams, integrate);
+  out[23] = g.step.terms;
+  out[24] = g.mouse.ids[7];
+  out[25] = as_uint(g.gravity[1]);
+  out[26] = g.integrate;
 }
 )";
 
@@ -65,8 +73,13 @@ TEST(VbdLayout, DeviceStructsMatchTheHost) {
   m.ids[7] = 4242u;
   m.weights[7] = 0.375f;
   m.same = 1u;
+  clm::VbdGroupParams g{};
+  g.step.terms = 0xa5u;
+  g.mouse.ids[7] = 99u;
+  g.gravity[1] = -9.81f;
+  g.integrate = 1u;
 
-  const size_t n = 19;
+  const size_t n = 27;
   auto out = DeviceBuffer<uint32_t>::create(ctx.context, n, CL_MEM_READ_WRITE, "probe");
   ASSERT_TRUE(out.ok());
   cl::Kernel& k = *kernel;
@@ -74,6 +87,7 @@ TEST(VbdLayout, DeviceStructsMatchTheHost) {
   ASSERT_EQ(k.setArg(1, sizeof(v), &v), CL_SUCCESS);
   ASSERT_EQ(k.setArg(2, sizeof(a), &a), CL_SUCCESS);
   ASSERT_EQ(k.setArg(3, sizeof(m), &m), CL_SUCCESS);
+  ASSERT_EQ(k.setArg(4, sizeof(g), &g), CL_SUCCESS);
   ASSERT_EQ(ctx.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NullRange), CL_SUCCESS);
   std::vector<uint32_t> got(n, 0u);
   ASSERT_EQ(out->download(ctx.queue, got), CL_SUCCESS);
@@ -97,6 +111,14 @@ TEST(VbdLayout, DeviceStructsMatchTheHost) {
   EXPECT_EQ(got[16], m.same);
   EXPECT_EQ(got[17], sizeof(clm::AvbdContactFrame));
   EXPECT_EQ(got[18], offsetof(clm::AvbdContactFrame, collider));
+  EXPECT_EQ(got[19], sizeof(clm::VbdGroupParams));
+  EXPECT_EQ(got[20], offsetof(clm::VbdGroupParams, mouse));
+  EXPECT_EQ(got[21], offsetof(clm::VbdGroupParams, gravity));
+  EXPECT_EQ(got[22], offsetof(clm::VbdGroupParams, integrate));
+  EXPECT_EQ(got[23], g.step.terms);
+  EXPECT_EQ(got[24], g.mouse.ids[7]);
+  EXPECT_EQ(got[25], std::bit_cast<uint32_t>(g.gravity[1]));
+  EXPECT_EQ(got[26], g.integrate);
 }
 
 }  // namespace

@@ -1,0 +1,56 @@
+#pragma once
+// Which launch schedule the OpenCL VBD step uses, as a pure function so the
+// choice is tested without the hardware it is about.
+//
+//   per colour  one launch per colour per iteration (vbd_solve_vertices_color):
+//               every compute unit works on a colour, but each launch has a
+//               fixed cost (microseconds on GPU drivers, tens of them on PoCL);
+//   one group   the whole step in one work-group (vbd_step_group, vbd_group.clh):
+//               one launch per frame, but one compute unit does all the work.
+//
+// One group wins while a colour is small enough that a launch costs more than
+// spreading that colour over the other compute units saves. The rule takes
+// the largest colour: the model's vertices per colour decide how much a
+// launch could spread.
+#include <cstddef>
+#include <cstdint>
+
+#include "core/sim/step_settings.h"
+
+namespace tetlab {
+
+// A CPU device (PoCL) runs one work-group on one core, and a per-colour
+// launch spreads a colour over all P cores for a fixed cost L:
+//   one group  m c          per colour  L + m c / P     (m vertices in the colour)
+// so one group wins below m* = L / (c (1 - 1/P)), i.e. m*(P) = m*(2) * P / (2 (P - 1)),
+// and always on one core. Measured on 2 cores with PoCL (tetlab-bench
+// --schedule, docs/benchmarks.md "VBD schedule"): one group is 25 % faster at
+// 680 vertices per colour and 20 % slower at 897, so m*(2) = 768.
+inline constexpr uint32_t kCpuOneGroupMaxColorOnTwoCores = 768;
+// A GPU runs a group's items in lock-step on one compute unit: one group
+// walks a colour in ceil(colour / group) rounds, each about a vertex solve
+// (~1 us), against a launch of ~5-10 us that would have spread it over every
+// compute unit. Up to this many rounds per colour the group is still ahead.
+inline constexpr uint32_t kGpuOneGroupMaxRounds = 8;
+
+struct VbdScheduleInputs {
+  GpuSchedule requested = GpuSchedule::Auto;
+  bool isGpu = false;
+  uint32_t computeUnits = 0;  // CL_DEVICE_MAX_COMPUTE_UNITS (cores on a CPU device; 0: unknown, taken as 2)
+  uint32_t largestColor = 0;  // vertices in the model's largest vertex colour
+  size_t groupSize = 0;       // work-group size the one-group kernel runs with (0: cannot run)
+};
+
+// True: the one-group schedule.
+bool vbdUsesOneGroup(const VbdScheduleInputs& in);
+
+// m*(P) above: the largest colour a CPU device of `cores` cores still runs
+// faster in one group (UINT32_MAX on one core).
+uint32_t cpuOneGroupMaxColor(uint32_t cores);
+
+// The one-group kernel's work-group size: the largest power of two within the
+// kernel's local arrays (kernelArrayLimit), the device's and the kernel's
+// limits, and no larger than the largest colour needs (at least 1).
+size_t vbdOneGroupSize(size_t kernelArrayLimit, size_t deviceMax, size_t kernelMax, uint32_t largestColor);
+
+}  // namespace tetlab
