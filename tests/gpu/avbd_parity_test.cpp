@@ -65,9 +65,7 @@ TEST(AvbdGpuParity, SoftCappedMouseOnNeoHookeanBeam) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   SolverSettings s = vbdBeamSettings(SolverKind::Avbd);
   test::VbdScene scene = test::vbdBeam(5.0e4f);
-  const glm::uvec4 tet = scene.model.tets[scene.model.tetCount() - 1];
-  test::attachMouse(scene, {tet.x, tet.y, tet.z, tet.w}, {0.1f, 0.2f, 0.3f, 0.4f}, glm::vec3(0.0f, 0.3f, 0.2f),
-                    2.0e3f, 5.0f);
+  test::attachMouseToTipTet(scene, 2.0e3f, 5.0f);
   VbdComparison c = runVbdBoth(ctx, scene, s);
   EXPECT_VBD_PARITY(c, 0.01, kMaxRelativeError);
   EXPECT_ROWS_MATCH(c);

@@ -101,7 +101,8 @@ TEST(OpenClSimulator, StageTimingIsOffUntilAskedAndLaunchesAreAlwaysCounted) {
   BeamScene scene = clampedBeam();
   auto sim = OpenClSimulator::create(scene.model, scene.state, SolverKind::Vbd, ctx);
   ASSERT_TRUE(sim.ok()) << sim.error().message;
-  const SolverSettings settings = settingsFor(SolverKind::Vbd);
+  SolverSettings settings = settingsFor(SolverKind::Vbd);
+  settings.step.gpuSchedule = GpuSchedule::PerColor;  // the launch floor below is this schedule's
   const uint32_t floor = uint32_t(settings.step.substeps) *
                          (2u + uint32_t(settings.step.iterations) * scene.model.vertexColors.count());
   StepDiagnostics untimed;
@@ -123,6 +124,15 @@ TEST(OpenClSimulator, StageTimingIsOffUntilAskedAndLaunchesAreAlwaysCounted) {
   for (const StageTime& st : on.stages) perStage += st.launches;
   EXPECT_EQ(perStage, timed.launches) << "every counted launch is timed under a stage";
   EXPECT_EQ(timed.launches, untimed.launches) << "the same step, the same launches";
+
+  // The one-group schedule: the whole step is one launch, plus the end-of-step
+  // rollback check (the beam is undamped: no damping pass).
+  settings.step.gpuSchedule = GpuSchedule::OneGroup;
+  StepDiagnostics group;
+  ASSERT_TRUE((*sim)->step(settings, group).ok());
+  const StepStats groupStats = (*sim)->takeTimings();
+  EXPECT_EQ(group.launches, 2u);
+  EXPECT_TRUE(groupStats.valid);
 }
 
 TEST(OpenClSimulator, UploadedPinsHoldOnTheDevice) {

@@ -46,11 +46,7 @@ TEST(VbdGpuParity, MouseAttachmentOnTheBeamTip) {
   SolverSettings s = vbdBeamSettings(SolverKind::Vbd);
   s.step.constraints.edges = true;
   test::VbdScene scene = test::vbdBeam(5.0e4f);
-  // The four corners of the last tet at the tip: four vertex colours, so the
-  // offset is computed inside the solve exactly as the CPU does.
-  const glm::uvec4 tet = scene.model.tets[scene.model.tetCount() - 1];
-  test::attachMouse(scene, {tet.x, tet.y, tet.z, tet.w}, {0.1f, 0.2f, 0.3f, 0.4f}, glm::vec3(0.0f, 0.3f, 0.2f),
-                    2.0e3f, 1.0e3f);
+  test::attachMouseToTipTet(scene, 2.0e3f, 1.0e3f);
   VbdComparison c = runVbdBoth(ctx, scene, s);
   EXPECT_VBD_PARITY(c, 0.05, kMaxRelativeError);
   // The force cap binds: a 5 N cap.

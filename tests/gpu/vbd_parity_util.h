@@ -159,6 +159,15 @@ inline void attachMouse(VbdScene& s, std::vector<uint32_t> vertices, std::vector
   s.state.mouse.maxForce = maxForce;
 }
 
+// Pull the beam's tip with the mouse: the four corners of its last tet (four
+// vertex colours, so the offset is computed inside the solve exactly as the CPU
+// does), weights 0.1 to 0.4, towards (0, 0.3, 0.2) m from their anchor.
+inline void attachMouseToTipTet(VbdScene& s, float stiffness, float maxForce) {
+  const glm::uvec4 tet = s.model.tets[s.model.tetCount() - 1];
+  attachMouse(s, {tet.x, tet.y, tet.z, tet.w}, {0.1f, 0.2f, 0.3f, 0.4f}, glm::vec3(0.0f, 0.3f, 0.2f), stiffness,
+              maxForce);
+}
+
 // Two vertices of the SAME colour near the beam's free end (x > 0.5 m): an
 // attachment on them makes the GPU take the mouse-offset snapshot path
 // (gpu/solvers/vbd_family_gpu.h). Empty when no colour has two such vertices.

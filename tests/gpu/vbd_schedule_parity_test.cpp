@@ -31,9 +31,7 @@ TEST(VbdScheduleParity, ChebyshevBeamWithTheMouseOnEverySchedule) {
     s.vbd.chebyshevRho = 0.8f;
     s.vbd.initialGuess = VbdInitialGuess::Adaptive;
     test::VbdScene scene = test::vbdBeam(5.0e4f);
-    const glm::uvec4 tet = scene.model.tets[scene.model.tetCount() - 1];
-    test::attachMouse(scene, {tet.x, tet.y, tet.z, tet.w}, {0.1f, 0.2f, 0.3f, 0.4f}, glm::vec3(0.0f, 0.3f, 0.2f),
-                      2.0e3f, 1.0e3f);
+    test::attachMouseToTipTet(scene, 2.0e3f, 1.0e3f);
     VbdComparison c = runVbdBoth(ctx, scene, s);
     EXPECT_VBD_PARITY(c, 0.05, kMaxRelativeError);
     // The curve of each frame's last substep, which the group reduces itself
