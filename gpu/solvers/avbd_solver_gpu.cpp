@@ -10,6 +10,8 @@
 //     avbd_dual_edges | avbd_dual_mouse | avbd_dual_vertices |     "avbd.dual"         (Eq. 11, 12, 16)
 //     [avbd_dual_body_contacts]
 //     [vbd_residual_rms] (last substep of a step)                 "avbd.residual"
+//   or, on small models (gpu/solvers/vbd_schedule.h), every iteration above in
+//   one launch: avbd_solve_group (avbd_group.clh)                  "avbd.group"
 //
 // lambda/penalty use the CPU's row layout (AvbdLayout), so a test can compare
 // them row by row. What the CPU keeps per substep in AvbdConstraints (edge and
@@ -34,6 +36,7 @@
 #include "gpu/cl/kernel_program.h"
 #include "gpu/cl/launch.h"
 #include "gpu/solvers/vbd_family_gpu.h"
+#include "gpu/solvers/vbd_schedule.h"
 
 namespace tetlab {
 
@@ -54,12 +57,14 @@ namespace {
   X(kBeginBodyContacts, "avbd_begin_body_contacts") \
   X(kDualBodyContacts, "avbd_dual_body_contacts")   \
   X(kSnapshot, "vbd_snapshot_color")                \
-  X(kResidualRms, "vbd_residual_rms")
+  X(kResidualRms, "vbd_residual_rms")               \
+  X(kSolveGroup, "avbd_solve_group")
 TL_KERNEL_TABLE(TL_AVBD_KERNELS)
 
 class AvbdSolverGpu final : public GpuSolver {
  public:
-  explicit AvbdSolverGpu(KernelProgram program) : program_(std::move(program)) {}
+  AvbdSolverGpu(KernelProgram program, const ClDeviceInfo& device)
+      : program_(std::move(program)), isGpu_(device.isGpu), computeUnits_(device.computeUnits) {}
 
   SolverKind kind() const override { return SolverKind::Avbd; }
   Status reset(const ClContext& ctx, const SimModel& model, DeviceState& state) override;
@@ -85,8 +90,15 @@ class AvbdSolverGpu final : public GpuSolver {
                       uint32_t c, Profiler& profiler);
   cl_int enqueueDual(const ClContext& ctx, const SolverSettings& settings, const clm::AvbdStepParams& k,
                      DeviceState& s, const clm::VbdMouse& mouse, Profiler& profiler);
+  // All iterations of the substep in one work-group (avbd_group.clh).
+  cl_int enqueueGroup(const ClContext& ctx, const SolverSettings& settings, const clm::AvbdStepParams& k,
+                      DeviceState& s, const clm::VbdMouse& mouse, Profiler& profiler);
 
   KernelProgram program_;
+  bool isGpu_ = false;
+  uint32_t computeUnits_ = 0;
+  uint32_t largestColor_ = 0;  // vertices in the model's largest colour (the schedule rule)
+  size_t groupSize_ = 0;       // avbd_solve_group's work-group size (0: it cannot run)
   const SimModel* model_ = nullptr;
   AvbdLayout layout_;
   VbdFamilyInputs inputs_;
@@ -108,6 +120,7 @@ class AvbdSolverGpu final : public GpuSolver {
   std::vector<uint32_t> mouseVertices_;
 
   StageId stageBegin_ = 0, stageInit_ = 0, stageMouse_ = 0, stageDual_ = 0, stageSnapshot_ = 0, stageResidual_ = 0;
+  StageId stageGroup_ = 0;
   std::vector<StageId> stageColor_;
   Profiler* registeredWith_ = nullptr;
 };
@@ -154,6 +167,13 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, program_.localSize());
   mouseActive_ = false;
   mouseVertices_.clear();
+  largestColor_ = 0;
+  for (uint32_t c = 0; c < model.vertexColors.count(); ++c)
+    largestColor_ = std::max(largestColor_, model.vertexColors.end(c) - model.vertexColors.begin(c));
+  size_t kernelMax = 0;
+  if (program_.kernel(kSolveGroup).getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &kernelMax) != CL_SUCCESS)
+    kernelMax = 0;
+  groupSize_ = vbdOneGroupSize(VBD_GROUP_MAX, ctx.info.maxWorkGroupSize, kernelMax, largestColor_);
   return clCheck(e, "initialising the AVBD solver data");
 }
 
@@ -167,6 +187,7 @@ void AvbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
     stageColor_.push_back(profiler.addStage(Stage::Solve, "avbd.solve.c" + std::to_string(c)));
   stageDual_ = profiler.addStage(Stage::Dual, "avbd.dual");
   stageResidual_ = profiler.addStage(Stage::Residual, "avbd.residual");
+  stageGroup_ = profiler.addStage(Stage::Solve, "avbd.group");
   registeredWith_ = &profiler;
 }
 
@@ -197,6 +218,9 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
     e = setKernelArgs(init, n, k, uint32_t(settings.avbd.primal.initialGuess), s.x, s.v, vLast_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, program_.localSize(), profiler.record(stageInit_));
   }
+  const bool oneGroup =
+      vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor_, groupSize_});
+  if (oneGroup) return e == CL_SUCCESS ? enqueueGroup(ctx, settings, k, s, mouse, profiler) : e;
   const int iterations = std::max(settings.step.iterations, 1);
   if (e == CL_SUCCESS) e = residual_.begin(ctx, iterations);
   for (int it = 0; it < iterations && e == CL_SUCCESS; ++it) {
@@ -300,12 +324,38 @@ cl_int AvbdSolverGpu::enqueueDual(const ClContext& ctx, const SolverSettings& se
   return e;
 }
 
+cl_int AvbdSolverGpu::enqueueGroup(const ClContext& ctx, const SolverSettings& settings,
+                                   const clm::AvbdStepParams& k, DeviceState& s, const clm::VbdMouse& mouse,
+                                   Profiler& profiler) {
+  const bool bodyContacts = (k.terms & VBD_TERM_BODY_CONTACTS) && s.bodyContacts.slotCount > 0;
+  clm::AvbdGroupParams g{};
+  g.step = k;
+  if (!bodyContacts) g.step.terms &= ~VBD_TERM_BODY_CONTACTS;
+  g.mouse = mouse;
+  g.iterations = uint32_t(std::max(settings.step.iterations, 1));
+  g.colorCount = s.vertexColors.count();
+  g.colorStartsBase = inputs_.colorStartsBase();
+  g.record = residual_.recording() ? 1u : 0u;
+  g.dualEdges = settings.step.constraints.edges ? 1u : 0u;
+  g.dualMouse = mouse_.active ? 1u : 0u;
+  g.bodySlots = bodyContacts ? s.bodyContacts.slotCount : 0u;
+  g.edgeCount = s.edgeCount;
+  cl_int e = g.record ? residual_.prepareHistory(ctx, int(g.iterations)) : CL_SUCCESS;
+  cl::Kernel& kernel = program_.kernel(kSolveGroup);
+  if (e == CL_SUCCESS)
+    e = setKernelArgs(kernel, g, inputs_.topology, inputs_.restData, s.x, s.xPrev, s.xInertial, s.v, s.tets, s.DmInv,
+                      s.edges, inputs_.bodies, inputs_.edgeStiffness, s.lambda, s.penalty, c0_, vertexRows_,
+                      inputs_.mouseOffset, snapshot_, s.bodyContacts.arrays, residual_.history());
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, kernel, groupSize_, groupSize_, profiler.record(stageGroup_));
+  return e;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<GpuSolver>> makeAvbdSolverGpu(const ClContext& ctx, const KernelSourceOptions& source) {
   auto program = KernelProgram::create(ctx, source, "cl/avbd.cl", kernelNames());
   if (!program) return program.error();
-  return std::unique_ptr<GpuSolver>(new AvbdSolverGpu(std::move(*program)));
+  return std::unique_ptr<GpuSolver>(new AvbdSolverGpu(std::move(*program), ctx.info));
 }
 
 }  // namespace tetlab

@@ -1,6 +1,8 @@
 #pragma once
-// Which launch schedule the OpenCL VBD step uses, as a pure function so the
-// choice is tested without the hardware it is about.
+// Which launch schedule the OpenCL VBD and AVBD solves use, as a pure function
+// so the choice is tested without the hardware it is about. (AVBD's group runs
+// a substep's iterations rather than the whole step, and its vertex solves are
+// the same block solves over the same colours, so it takes the same rule.)
 //
 //   per colour  one launch per colour per iteration (vbd_solve_vertices_color):
 //               every compute unit works on a colour, but each launch has a

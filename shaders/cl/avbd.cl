@@ -9,6 +9,9 @@
 //     for vertex colour c:  [vbd_snapshot_color] [avbd_mouse_offset]  avbd_solve_vertices_color (c)   primal
 //     avbd_dual_edges, avbd_dual_mouse, avbd_dual_vertices, [avbd_dual_body_contacts]     dual, Eq. 11, 12, 16
 //
+// On small models the whole iteration loop is one launch instead
+// (avbd_solve_group, avbd_group.clh), calling the same per-vertex and per-row functions.
+//
 // Every row is owned by one work-item in each kernel (edges by their edge,
 // pins and contacts by their vertex, body contacts by their slot, the mouse by
 // one item), so no atomics. Body contacts (State::bodyContacts, one row per
@@ -132,10 +135,72 @@ __kernel void avbd_mouse_offset(__global const float4* x, const VbdMouse mouse, 
                             0.0f);
 }
 
-// Primal step of every vertex of colour [p.begin, p.begin + p.count) (Eq. 4-6):
-// VBD's inertia and Neo-Hookean terms plus the rows touching the vertex. A
+// Primal step of vertex i while colour p->color is solved (Eq. 4-6): VBD's
+// inertia and Neo-Hookean terms plus the rows touching the vertex. A
 // hard-pinned vertex keeps its model mass and is held by its pin rows; its y
-// is x^t + h v + h^2 g (step_predict leaves it at x).
+// is x^t + h v + h^2 g (step_predict leaves it at x). The mouse offset r is
+// read from mouseOffset[0] when p->mouseFromOffset (snapshot before the
+// colour). Shared by the per-colour kernel and the one-group solve
+// (avbd_group.clh). Returns -1 for a kinematic pin (nothing done), else 0;
+// *outResidual = r_i (vbd_vertex_residual).
+static inline int avbd_solve_vertex(
+    uint i, const AvbdStepParams* p, const VbdMouse* mouse, __global const uint* topology,
+    __global const float* restData, __global float4* x, __global const float4* xPrev,
+    __global const float4* xInertial, __global const float4* v, __global const uint4* tets,
+    __global const float4* DmInv, __global const uint2* edges, __global const float4* bodies,
+    __global const float* lambda, __global const float* penalty, __global const float* c0,
+    __global const float4* vertexRows, __global const float4* mouseOffset, __global const float4* snapshot,
+    __global const uint* contacts, float* outResidual) {
+  __global const float* mass = restData;
+  __global const float4* pins = vertexRows;
+  __global const AvbdContactFrame* frames = (__global const AvbdContactFrame*)(vertexRows + 2u * p->vertexCount);
+  const float4 xw = x[i];
+  const float w = xw.w;
+  const float4 pin = pins[2 * i];
+  const int pinnedHard = avbd_hard_pinned(p, xw, pin);
+  if (!(w > 0.0f) && !pinnedHard) return -1;  // kinematic pin
+  const float h = p->h;
+  const uint terms = p->terms;
+  const float m = w > 0.0f ? 1.0f / w : mass[i];
+  const float3 xi = xw.xyz;
+  const float3 xt = xPrev[i].xyz;
+  const float3 g = (float3)(p->gravity[0], p->gravity[1], p->gravity[2]);
+  const float3 y = w > 0.0f ? xInertial[i].xyz : avbd_pinned_inertial_target(xt, v[i].xyz, h, g);
+
+  VbdSystem s = vbd_system_zero();
+  vbd_add_inertia(m, h, xi, y, &s);
+  if (terms & VBD_TERM_NEO_HOOKEAN)
+    vbd_add_tets(i, x, tets, DmInv, restData + p->restVolumeBase, topology + p->tetBodyBase,
+                 topology + p->vertexTetsOffsetsBase, topology + p->vertexTetsItemsBase, bodies, &s);
+  if (terms & VBD_TERM_EDGES)
+    avbd_add_edge_rows(i, p, x, edges, restData + p->restLengthBase, c0, lambda, penalty,
+                       topology + p->vertexEdgesOffsetsBase, topology + p->vertexEdgesItemsBase, &s);
+  if (terms & VBD_TERM_MOUSE) {
+    const int slot = vbd_mouse_slot(i, mouse->ids, mouse->slots);
+    if (slot >= 0) {
+      const float3 r = p->mouseFromOffset ? mouseOffset[0].xyz
+                                          : vbd_attachment_offset(x, mouse->ids, mouse->weights, mouse->slots,
+                                                                  vbd_mouse_target(mouse));
+      avbd_add_mouse_rows(r, mouse->weights[slot], mouse, p, mouseOffset[1].xyz, lambda, penalty, &s);
+    }
+  }
+  if (pinnedHard) avbd_add_pin_rows(xi, pin.xyz, pins[2 * i + 1].xyz, p, i, lambda, penalty, &s);
+  if (terms & VBD_TERM_COLLISIONS) avbd_add_vertex_contacts(i, xi - xt, p, frames, lambda, penalty, &s);
+  // A hard-pinned vertex (w = 0) is held by its pin rows; body contacts see it as immovable.
+  if ((terms & VBD_TERM_BODY_CONTACTS) && w > 0.0f)
+    vbd_add_body_contacts(
+        i, p->color, p->bodyStiffnessOverH2, p->bodyYEps, x, xPrev, snapshot, topology + p->colorOfBase,
+        (__global const uint4*)contacts, (__global const float4*)(contacts + TL_BC_NORMAL_BASE(p->contactSlots)),
+        (__global const float4*)(contacts + TL_BC_WEIGHTS_BASE(p->contactSlots)),
+        contacts + TL_BC_VERTEX_COUNT_BASE(p->contactSlots),
+        contacts + TL_BC_VERTEX_ITEMS_BASE(p->contactSlots, p->vertexCount), lambda + p->bodyRow, c0 + p->bodyRow,
+        &s);
+  *outResidual = vbd_vertex_residual(s.f, h, m);
+  vbd_apply_step(x, i, xi, w, s, p->safeguard, p->determinantThreshold);
+  return 0;
+}
+
+// The primal step of every vertex of colour [p.begin, p.begin + p.count).
 __kernel void avbd_solve_vertices_color(
     const AvbdStepParams p, const VbdMouse mouse, __global const uint* topology, __global const float* restData,
     __global float4* x, __global const float4* xPrev, __global const float4* xInertial, __global const float4* v,
@@ -144,55 +209,14 @@ __kernel void avbd_solve_vertices_color(
     __global const float* c0, __global const float4* vertexRows,
     __global const float4* mouseOffset, __global const float4* snapshot, __global const uint* contacts,
     __global float* residual) {
-  __global const uint* vertexColorOrder = topology;
-  __global const float* mass = restData;
-  __global const float4* pins = vertexRows;
-  __global const AvbdContactFrame* frames = (__global const AvbdContactFrame*)(vertexRows + 2u * p.vertexCount);
   const uint k = get_global_id(0);
   if (k >= p.count) return;
-  const uint i = vertexColorOrder[p.begin + k];
-  const float4 xw = x[i];
-  const float w = xw.w;
-  const float4 pin = pins[2 * i];
-  const int pinnedHard = avbd_hard_pinned(&p, xw, pin);
-  if (!(w > 0.0f) && !pinnedHard) return;  // kinematic pin
-  const float h = p.h;
-  const uint terms = p.terms;
-  const float m = w > 0.0f ? 1.0f / w : mass[i];
-  const float3 xi = xw.xyz;
-  const float3 xt = xPrev[i].xyz;
-  const float3 g = (float3)(p.gravity[0], p.gravity[1], p.gravity[2]);
-  const float3 y = w > 0.0f ? xInertial[i].xyz : avbd_pinned_inertial_target(xt, v[i].xyz, h, g);
-
-  VbdSystem s = vbd_system_zero();
-  vbd_add_inertia(m, h, xi, y, &s);
-  if (terms & VBD_TERM_NEO_HOOKEAN)
-    vbd_add_tets(i, x, tets, DmInv, restData + p.restVolumeBase, topology + p.tetBodyBase,
-                 topology + p.vertexTetsOffsetsBase, topology + p.vertexTetsItemsBase, bodies, &s);
-  if (terms & VBD_TERM_EDGES)
-    avbd_add_edge_rows(i, &p, x, edges, restData + p.restLengthBase, c0, lambda, penalty,
-                       topology + p.vertexEdgesOffsetsBase, topology + p.vertexEdgesItemsBase, &s);
-  if (terms & VBD_TERM_MOUSE) {
-    const int slot = vbd_mouse_slot(i, mouse.ids, mouse.slots);
-    if (slot >= 0) {
-      const float3 r = p.mouseFromOffset ? mouseOffset[0].xyz
-                                         : vbd_attachment_offset(x, mouse.ids, mouse.weights, mouse.slots,
-                                                                 vbd_mouse_target(&mouse));
-      avbd_add_mouse_rows(r, mouse.weights[slot], &mouse, &p, mouseOffset[1].xyz, lambda, penalty, &s);
-    }
-  }
-  if (pinnedHard) avbd_add_pin_rows(xi, pin.xyz, pins[2 * i + 1].xyz, &p, i, lambda, penalty, &s);
-  if (terms & VBD_TERM_COLLISIONS) avbd_add_vertex_contacts(i, xi - xt, &p, frames, lambda, penalty, &s);
-  // A hard-pinned vertex (w = 0) is held by its pin rows; body contacts see it as immovable.
-  if ((terms & VBD_TERM_BODY_CONTACTS) && w > 0.0f)
-    vbd_add_body_contacts(
-        i, p.color, p.bodyStiffnessOverH2, p.bodyYEps, x, xPrev, snapshot, topology + p.colorOfBase,
-        (__global const uint4*)contacts, (__global const float4*)(contacts + TL_BC_NORMAL_BASE(p.contactSlots)),
-        (__global const float4*)(contacts + TL_BC_WEIGHTS_BASE(p.contactSlots)),
-        contacts + TL_BC_VERTEX_COUNT_BASE(p.contactSlots),
-        contacts + TL_BC_VERTEX_ITEMS_BASE(p.contactSlots, p.vertexCount), lambda + p.bodyRow, c0 + p.bodyRow, &s);
-  if (terms & VBD_TERM_RESIDUAL) vbd_record_residual(residual, i, s.f, h, m);
-  vbd_apply_step(x, i, xi, w, s, p.safeguard, p.determinantThreshold);
+  const uint i = topology[p.begin + k];  // vertexColorOrder
+  float r = 0.0f;
+  if (avbd_solve_vertex(i, &p, &mouse, topology, restData, x, xPrev, xInertial, v, tets, DmInv, edges, bodies, lambda,
+                        penalty, c0, vertexRows, mouseOffset, snapshot, contacts, &r) < 0)
+    return;
+  if (p.terms & VBD_TERM_RESIDUAL) residual[i] = r;
 }
 
 // Dual update of the edge rows after a primal iteration (Eq. 11, 12, 16).
@@ -222,3 +246,5 @@ __kernel void avbd_dual_vertices(const uint count, const AvbdStepParams p, __glo
   avbd_dual_vertex(i, x, xPrev, vertexRows, (__global const AvbdContactFrame*)(vertexRows + 2u * count), &p, lambda,
                    penalty);
 }
+
+#include "avbd_group.clh"

@@ -25,7 +25,8 @@ constexpr const char* kProbe = R"(
 #include "cl/common/vbd_layout.clh"
 #define OFFSET(T, m) ((uint)(size_t)&(((T*)0)->m))
 __kernel void vbd_layout_probe(__global uint* out, const VbdStepParams v, const AvbdStepParams a,
-                               const VbdMouse m, const VbdGroupParams g) {
+                               const VbdMouse m, const VbdGroupParams g,
+                               const AvbdGroupParams ag) {
   if (get_global_id(0) != 0) return;
   out[0] = (uint)sizeof(VbdMouse);
   out[1] = (uint)sizeof(VbdStepParams);
@@ -55,6 +56,11 @@ __kernel void vbd_layout_probe(__global uint* out, const VbdStepParams v, const 
   out[24] = g.mouse.ids[7];
   out[25] = as_uint(g.gravity[1]);
   out[26] = g.integrate;
+  out[27] = (uint)sizeof(AvbdGroupParams);
+  out[28] = OFFSET(AvbdGroupParams, mouse);
+  out[29] = OFFSET(AvbdGroupParams, edgeCount);
+  out[30] = ag.step.bodyRow;
+  out[31] = ag.edgeCount;
 }
 )";
 
@@ -78,8 +84,11 @@ TEST(VbdLayout, DeviceStructsMatchTheHost) {
   g.mouse.ids[7] = 99u;
   g.gravity[1] = -9.81f;
   g.integrate = 1u;
+  clm::AvbdGroupParams ag{};
+  ag.step.bodyRow = 31u;
+  ag.edgeCount = 4096u;
 
-  const size_t n = 27;
+  const size_t n = 32;
   auto out = DeviceBuffer<uint32_t>::create(ctx.context, n, CL_MEM_READ_WRITE, "probe");
   ASSERT_TRUE(out.ok());
   cl::Kernel& k = *kernel;
@@ -88,6 +97,7 @@ TEST(VbdLayout, DeviceStructsMatchTheHost) {
   ASSERT_EQ(k.setArg(2, sizeof(a), &a), CL_SUCCESS);
   ASSERT_EQ(k.setArg(3, sizeof(m), &m), CL_SUCCESS);
   ASSERT_EQ(k.setArg(4, sizeof(g), &g), CL_SUCCESS);
+  ASSERT_EQ(k.setArg(5, sizeof(ag), &ag), CL_SUCCESS);
   ASSERT_EQ(ctx.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NullRange), CL_SUCCESS);
   std::vector<uint32_t> got(n, 0u);
   ASSERT_EQ(out->download(ctx.queue, got), CL_SUCCESS);
@@ -119,6 +129,11 @@ TEST(VbdLayout, DeviceStructsMatchTheHost) {
   EXPECT_EQ(got[24], g.mouse.ids[7]);
   EXPECT_EQ(got[25], std::bit_cast<uint32_t>(g.gravity[1]));
   EXPECT_EQ(got[26], g.integrate);
+  EXPECT_EQ(got[27], sizeof(clm::AvbdGroupParams));
+  EXPECT_EQ(got[28], offsetof(clm::AvbdGroupParams, mouse));
+  EXPECT_EQ(got[29], offsetof(clm::AvbdGroupParams, edgeCount));
+  EXPECT_EQ(got[30], ag.step.bodyRow);
+  EXPECT_EQ(got[31], ag.edgeCount);
 }
 
 }  // namespace
