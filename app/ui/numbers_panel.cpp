@@ -53,6 +53,11 @@ void drawStages(const SimSession& session) {
               launches ? 1e3 * session.lastStepWallMs() / double(launches) : 0.0);
   itemTooltip("Kernel launches and copies the last frame enqueued. On small bodies each launch's fixed cost, not "
               "the work, sets the frame time: wall time per launch is that cost.");
+  if (*session.diagnostics().schedule) {
+    ImGui::Text("solve launched %s", session.diagnostics().schedule);
+    itemTooltip("The launch schedule that ran (solver panel, 'launch schedule'): per colour launches each colour on "
+                "every compute unit; one work-group saves the launches on small models.");
+  }
   if (!g.valid) {
     ImGui::TextColored(kDimColor, "%s", g.launches > 0 && session.stageTiming() ? "no profiling information from this device"
                                                                                 : "stage times start with the next frame");

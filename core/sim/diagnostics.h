@@ -31,6 +31,7 @@ struct StepDiagnostics {
   float dampingResidual = 0.0f;       // its relative preconditioned residual at exit
   StageTimes stages;                   // wall time per stage (core/sim/stage.h); Solve = Solver::solveSubstep
   uint32_t launches = 0;               // device commands (kernel launches, copies) the step enqueued; 0 on the CPU
+  const char* schedule = "";           // OpenCL: how the solve was launched (GpuSolver::schedule); "" on the CPU
 };
 
 }  // namespace tetlab

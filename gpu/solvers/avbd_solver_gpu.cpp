@@ -75,6 +75,7 @@ class AvbdSolverGpu final : public GpuSolver {
     program_.poll();
     return program_.lastError();
   }
+  const char* schedule() const override { return oneGroupRan_ ? "iterations in one work-group" : "per colour"; }
   bool measuresResidual() const override { return true; }
   void recordResidual(bool on) override { residual_.record(on); }
   Result<std::vector<float>> readResidualHistory(const ClContext& ctx) override { return residual_.read(ctx); }
@@ -99,6 +100,7 @@ class AvbdSolverGpu final : public GpuSolver {
   uint32_t computeUnits_ = 0;
   uint32_t largestColor_ = 0;  // vertices in the model's largest colour (the schedule rule)
   size_t groupSize_ = 0;       // avbd_solve_group's work-group size (0: it cannot run)
+  bool oneGroupRan_ = false;   // the last substep's schedule (schedule())
   const SimModel* model_ = nullptr;
   AvbdLayout layout_;
   VbdFamilyInputs inputs_;
@@ -220,6 +222,7 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
   }
   const bool oneGroup =
       vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor_, groupSize_});
+  oneGroupRan_ = oneGroup;
   if (oneGroup) return e == CL_SUCCESS ? enqueueGroup(ctx, settings, k, s, mouse, profiler) : e;
   const int iterations = std::max(settings.step.iterations, 1);
   if (e == CL_SUCCESS) e = residual_.begin(ctx, iterations);

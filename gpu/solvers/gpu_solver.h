@@ -53,6 +53,8 @@ class GpuSolver {
     (void)ctx, (void)settings, (void)step, (void)state, (void)profiler;
     return CL_INVALID_OPERATION;
   }
+  // How the last step's solve was launched, for the numbers panel (a static string).
+  virtual const char* schedule() const { return "per colour"; }
   // The mouse attachment (State::mouse lives on the host; at most 8 vertices
   // reach the device, as kernel arguments). Applies from the next substep.
   virtual void setAttachment(const Attachment& mouse) = 0;

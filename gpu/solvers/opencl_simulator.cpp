@@ -56,6 +56,7 @@ Status OpenClSimulator::step(const SolverSettings& settings, StepDiagnostics& ou
   const uint32_t before = profiler_.launches();
   Status st = step(settings);
   out.launches = profiler_.launches() - before;
+  out.schedule = solvers_[size_t(active_)] ? solvers_[size_t(active_)]->schedule() : "";
   return st;
 }
 

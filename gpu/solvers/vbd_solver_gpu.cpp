@@ -56,6 +56,7 @@ class VbdSolverGpu final : public GpuSolver {
   cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
                         Profiler& profiler) override;
   bool fusesStep(const SolverSettings& settings, const DeviceState& state) const override;
+  const char* schedule() const override { return oneGroupRan_ ? "one work-group per step" : "per colour"; }
   cl_int enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
                      DeviceState& state, Profiler& profiler) override;
   void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }
@@ -94,6 +95,7 @@ class VbdSolverGpu final : public GpuSolver {
   StageId stageGroup_ = 0;
   uint32_t largestColor_ = 0;  // vertices in the model's largest colour (the schedule rule)
   size_t groupSize_ = 0;       // the one-group kernel's work-group size (0: it cannot run)
+  bool oneGroupRan_ = false;   // the last launch's schedule (schedule())
   std::vector<StageId> stageColor_;
   Profiler* registeredWith_ = nullptr;
 };
@@ -215,6 +217,7 @@ cl_int VbdSolverGpu::enqueueGroup(const ClContext& ctx, const SolverSettings& se
   if (e != CL_SUCCESS) return e;
   // The group kernel needs a status buffer even when it does not integrate (it never reads it then).
   const DeviceBuffer<uint32_t>& status = integrate ? *integrate->status : inContact_;
+  oneGroupRan_ = true;
   cl::Kernel& k = program_.kernel(kStepGroup);
   e = setKernelArgs(k, g, inputs_.topology, inputs_.restData, s.x, s.v, s.xPrev, s.xInertial, s.tets, s.DmInv, s.edges,
                     inputs_.bodies, inputs_.edgeStiffness, inputs_.colliders.records, inContact_, snapshot_,
@@ -229,6 +232,7 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
   if (registeredWith_ != &profiler) registerStages(profiler, s);
   if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
   if (oneGroup(settings)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
+  oneGroupRan_ = false;
   const VbdParams& p = settings.vbd;
   const clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
   const uint32_t terms = this->terms(settings, mouse);
