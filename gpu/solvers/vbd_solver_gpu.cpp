@@ -56,7 +56,9 @@ class VbdSolverGpu final : public GpuSolver {
   cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
                         Profiler& profiler) override;
   bool fusesStep(const SolverSettings& settings, const DeviceState& state) const override;
-  const char* schedule() const override { return oneGroupRan_ ? "one work-group per step" : "per colour"; }
+  const char* schedule() const override {
+    return !oneGroupRan_ ? "per colour" : integratedRan_ ? "one work-group per step" : "one work-group per substep";
+  }
   cl_int enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
                      DeviceState& state, Profiler& profiler) override;
   void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }
@@ -95,7 +97,8 @@ class VbdSolverGpu final : public GpuSolver {
   StageId stageGroup_ = 0;
   uint32_t largestColor_ = 0;  // vertices in the model's largest colour (the schedule rule)
   size_t groupSize_ = 0;       // the one-group kernel's work-group size (0: it cannot run)
-  bool oneGroupRan_ = false;   // the last launch's schedule (schedule())
+  bool oneGroupRan_ = false;   // the last launch's schedule (schedule()): one group,
+  bool integratedRan_ = false; // and with predict and velocity inside (the whole step)
   std::vector<StageId> stageColor_;
   Profiler* registeredWith_ = nullptr;
 };
@@ -218,6 +221,7 @@ cl_int VbdSolverGpu::enqueueGroup(const ClContext& ctx, const SolverSettings& se
   // The group kernel needs a status buffer even when it does not integrate (it never reads it then).
   const DeviceBuffer<uint32_t>& status = integrate ? *integrate->status : inContact_;
   oneGroupRan_ = true;
+  integratedRan_ = integrate != nullptr;
   cl::Kernel& k = program_.kernel(kStepGroup);
   e = setKernelArgs(k, g, inputs_.topology, inputs_.restData, s.x, s.v, s.xPrev, s.xInertial, s.tets, s.DmInv, s.edges,
                     inputs_.bodies, inputs_.edgeStiffness, inputs_.colliders.records, inContact_, snapshot_,
