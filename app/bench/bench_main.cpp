@@ -45,8 +45,10 @@ int main(int argc, char** argv) {
   BenchConfig config;
   bool stages = false;
   DeviceChoice cli;
-  app.add_option("--scenes", scenes, "comma list of beam, drop, hang, contacts (8 spheres in contact) or mesh:FILE.obj");
-  app.add_option("--solvers", solvers, "comma list of pbd, xpbd, vbd, avbd");
+  app.add_option("--scenes", scenes,
+                 "comma list of beam, drop, hang, contacts (8 spheres in contact), mesh:FILE.obj or scene:NAME "
+                 "(a scene of assets/scenes, e.g. scene:pile) / scene:FILE.json");
+  app.add_option("--solvers", solvers, "comma list of pbd, xpbd, vbd, avbd, or own (each scene's own solver)");
   app.add_option("--backends", backends, "comma list of cpu, opencl");
   app.add_option("--frames", config.frames, "timed frames per case")->check(CLI::Range(1, 100000));
   app.add_option("--warmup", config.warmup, "untimed frames before timing")->check(CLI::Range(0, 100000));
@@ -94,7 +96,12 @@ int main(int argc, char** argv) {
   }
 
   std::vector<SolverKind> solverKinds;
+  bool ownSolver = false;  // "own": each scene's own solver (scene files and presets carry one)
   for (const std::string& s : splitList(solvers)) {
+    if (s == "own") {
+      ownSolver = true;
+      continue;
+    }
     auto kind = parseSolverName(s);
     if (!kind) {
       std::cerr << "tetlab-bench: unknown solver '" << s << "'; use " << enumNameList(solverKindNames()) << "\n";
@@ -173,7 +180,9 @@ int main(int argc, char** argv) {
       std::cerr << "tetlab-bench: scene '" << name << "': " << scene.error().message << "\n";
       return 1;
     }
-    for (SolverKind solver : solverKinds)
+    std::vector<SolverKind> caseSolvers = solverKinds;
+    if (ownSolver) caseSolvers.push_back(scene->settings.solver);
+    for (SolverKind solver : caseSolvers)
       for (BenchBackend backend : backendKinds) {
         BenchResult r = runBenchCase(*scene, solver, backend, config, ctx ? &*ctx : nullptr, noDevice);
         printResult(r);

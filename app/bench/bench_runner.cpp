@@ -4,11 +4,13 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 
 #include "core/cpu/xpbd_solver.h"
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"
 #include "core/scene/scene_build.h"
+#include "core/scene/scene_json.h"
 #include "core/sim/presets.h"
 #include "core/sim/simulator.h"
 #include "gpu/solvers/opencl_simulator.h"
@@ -58,6 +60,22 @@ Result<Scene> makeContactsScene(const BenchConfig& config) {
   scene.name = "contacts";
   scene.model = std::move(model).value();
   return scene;
+}
+
+// "scene:NAME" (a preset of assets/scenes) or "scene:FILE.json": the scene as
+// the window and `tetlab run --scene` build it, pins and start velocities included.
+Result<Scene> makeSceneFileScene(const std::string& nameOrPath) {
+  const std::filesystem::path assets = TETLAB_ASSET_DIR;
+  std::filesystem::path path = nameOrPath;
+  if (path.extension() != ".json") path = assets / "scenes" / (nameOrPath + ".json");
+  Result<SceneDesc> desc = loadSceneFile(path);
+  if (!desc) return desc.error();
+  SceneBuildOptions options;
+  options.searchDirs = {path.parent_path(), assets, assets / "meshes"};
+  Result<BuiltScene> built = buildScene(*desc, options);
+  if (!built) return Error{path.string() + ": " + built.error().message};
+  built->scene.name = path.stem().string();  // short, for the table and the CSV
+  return std::move(built->scene);
 }
 
 // One case on either backend, through the Simulator interface: the wall
@@ -135,6 +153,8 @@ double stageMedianMs(const BenchResult& r, const std::string& name) {
 
 Result<Scene> makeBenchScene(const std::string& name, const BenchConfig& config) {
   if (name == "contacts") return makeContactsScene(config);
+  const std::string scenePrefix = "scene:";
+  if (name.rfind(scenePrefix, 0) == 0) return makeSceneFileScene(name.substr(scenePrefix.size()));
   const std::string meshPrefix = "mesh:";
   if (name.rfind(meshPrefix, 0) == 0) {
     const std::string path = name.substr(meshPrefix.size());

@@ -62,7 +62,9 @@ double stageMedianMs(const BenchResult& r, const std::string& name);
 
 // Scenes: the presets (beam, drop, hang), "contacts" (8 spheres of radius
 // 0.1 m, 4 N cells across, 2 x 2 x 2 with 1 cm gaps, on the ground: body
-// contacts in every substep) or "mesh:PATH" for an OBJ.
+// contacts in every substep), "mesh:PATH" for an OBJ, or "scene:NAME" /
+// "scene:FILE.json" for a scene file (NAME: one of assets/scenes, the
+// window's presets) with its own settings, pins and start velocities.
 Result<Scene> makeBenchScene(const std::string& name, const BenchConfig& config);
 
 // `ctx` is needed for the OpenCL backend (nullptr: the case reports why).
