@@ -98,8 +98,7 @@ class AvbdSolverGpu final : public GpuSolver {
   KernelProgram program_;
   bool isGpu_ = false;
   uint32_t computeUnits_ = 0;
-  uint32_t largestColor_ = 0;  // vertices in the model's largest colour (the schedule rule)
-  size_t groupSize_ = 0;       // avbd_solve_group's work-group size (0: it cannot run)
+  OneGroupFit fit_;            // the schedule rule's inputs for this model
   bool oneGroupRan_ = false;   // the last substep's schedule (schedule())
   const SimModel* model_ = nullptr;
   AvbdLayout layout_;
@@ -169,13 +168,7 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, program_.localSize());
   mouseActive_ = false;
   mouseVertices_.clear();
-  largestColor_ = 0;
-  for (uint32_t c = 0; c < model.vertexColors.count(); ++c)
-    largestColor_ = std::max(largestColor_, model.vertexColors.end(c) - model.vertexColors.begin(c));
-  size_t kernelMax = 0;
-  if (program_.kernel(kSolveGroup).getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &kernelMax) != CL_SUCCESS)
-    kernelMax = 0;
-  groupSize_ = vbdOneGroupSize(VBD_GROUP_MAX, ctx.info.maxWorkGroupSize, kernelMax, largestColor_);
+  fit_ = oneGroupFit(ctx, program_.kernel(kSolveGroup), model);
   return clCheck(e, "initialising the AVBD solver data");
 }
 
@@ -221,7 +214,7 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, program_.localSize(), profiler.record(stageInit_));
   }
   const bool oneGroup =
-      vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor_, groupSize_});
+      vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, fit_.largestColor, fit_.groupSize});
   oneGroupRan_ = oneGroup;
   if (oneGroup) return e == CL_SUCCESS ? enqueueGroup(ctx, settings, k, s, mouse, profiler) : e;
   const int iterations = std::max(settings.step.iterations, 1);
@@ -349,7 +342,7 @@ cl_int AvbdSolverGpu::enqueueGroup(const ClContext& ctx, const SolverSettings& s
     e = setKernelArgs(kernel, g, inputs_.topology, inputs_.restData, s.x, s.xPrev, s.xInertial, s.v, s.tets, s.DmInv,
                       s.edges, inputs_.bodies, inputs_.edgeStiffness, s.lambda, s.penalty, c0_, vertexRows_,
                       inputs_.mouseOffset, snapshot_, s.bodyContacts.arrays, residual_.history());
-  if (e == CL_SUCCESS) e = launch1D(ctx.queue, kernel, groupSize_, groupSize_, profiler.record(stageGroup_));
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, kernel, fit_.groupSize, fit_.groupSize, profiler.record(stageGroup_));
   return e;
 }
 

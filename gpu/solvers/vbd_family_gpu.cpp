@@ -4,6 +4,7 @@
 
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/launch.h"
+#include "gpu/solvers/vbd_schedule.h"
 
 namespace tetlab {
 
@@ -135,6 +136,16 @@ Result<std::vector<float>> VbdResidualRecorder::read(const ClContext& ctx) const
   if (recorded_ > 0)
     if (cl_int e = history_.download(ctx.queue, out); e != CL_SUCCESS) return clError("reading the residual", e);
   return out;
+}
+
+OneGroupFit oneGroupFit(const ClContext& ctx, const cl::Kernel& groupKernel, const SimModel& model) {
+  OneGroupFit fit;
+  for (uint32_t c = 0; c < model.vertexColors.count(); ++c)
+    fit.largestColor = std::max(fit.largestColor, model.vertexColors.end(c) - model.vertexColors.begin(c));
+  size_t kernelMax = 0;
+  if (groupKernel.getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &kernelMax) != CL_SUCCESS) kernelMax = 0;
+  fit.groupSize = vbdOneGroupSize(VBD_GROUP_MAX, ctx.info.maxWorkGroupSize, kernelMax, fit.largestColor);
+  return fit;
 }
 
 bool VbdFamilyInputs::needsMouseSnapshot(const clm::VbdMouse& mouse, uint32_t color) const {

@@ -91,6 +91,15 @@ class VbdResidualRecorder {
   bool on_ = false;
 };
 
+// What the one-group schedule rule (gpu/solvers/vbd_schedule.h) needs from a
+// model and the group kernel: the largest vertex colour and the work-group
+// size the kernel runs with on this device (0: it cannot run).
+struct OneGroupFit {
+  uint32_t largestColor = 0;
+  size_t groupSize = 0;
+};
+OneGroupFit oneGroupFit(const ClContext& ctx, const cl::Kernel& groupKernel, const SimModel& model);
+
 class VbdFamilyInputs {
  public:
   Status reset(const ClContext& ctx, const SimModel& model);

@@ -95,8 +95,7 @@ class VbdSolverGpu final : public GpuSolver {
 
   StageId stageInit_ = 0, stageMouse_ = 0, stageChebyshev_ = 0, stageSnapshot_ = 0, stageResidual_ = 0;
   StageId stageGroup_ = 0;
-  uint32_t largestColor_ = 0;  // vertices in the model's largest colour (the schedule rule)
-  size_t groupSize_ = 0;       // the one-group kernel's work-group size (0: it cannot run)
+  OneGroupFit fit_;            // the schedule rule's inputs for this model
   bool oneGroupRan_ = false;   // the last launch's schedule (schedule()): one group,
   bool integratedRan_ = false; // and with predict and velocity inside (the whole step)
   std::vector<StageId> stageColor_;
@@ -120,13 +119,7 @@ Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceSt
   auto c = DeviceBuffer<uint32_t>::create(ctx.context, n, CL_MEM_READ_WRITE, "VBD inContact");
   if (!c) return c.error();
   inContact_ = std::move(*c);
-  largestColor_ = 0;
-  for (uint32_t k = 0; k < model.vertexColors.count(); ++k)
-    largestColor_ = std::max(largestColor_, model.vertexColors.end(k) - model.vertexColors.begin(k));
-  size_t kernelMax = 0;
-  if (program_.kernel(kStepGroup).getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &kernelMax) != CL_SUCCESS)
-    kernelMax = 0;
-  groupSize_ = vbdOneGroupSize(VBD_GROUP_MAX, ctx.info.maxWorkGroupSize, kernelMax, largestColor_);
+  fit_ = oneGroupFit(ctx, program_.kernel(kStepGroup), model);
   // No v^{t-1} yet (w = 0): the first guess assumes free fall (common/vbd_initial_guess.clh).
   cl_int e = vertexHistory_.fill(ctx.queue, glm::vec4(0.0f));
   if (e == CL_SUCCESS) e = inContact_.fill(ctx.queue, 0u);
@@ -147,7 +140,7 @@ void VbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
 }
 
 bool VbdSolverGpu::oneGroup(const SolverSettings& settings) const {
-  return vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor_, groupSize_});
+  return vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, fit_.largestColor, fit_.groupSize});
 }
 
 uint32_t VbdSolverGpu::terms(const SolverSettings& settings, const clm::VbdMouse& mouse) const {
@@ -226,7 +219,7 @@ cl_int VbdSolverGpu::enqueueGroup(const ClContext& ctx, const SolverSettings& se
   e = setKernelArgs(k, g, inputs_.topology, inputs_.restData, s.x, s.v, s.xPrev, s.xInertial, s.tets, s.DmInv, s.edges,
                     inputs_.bodies, inputs_.edgeStiffness, inputs_.colliders.records, inContact_, snapshot_,
                     s.bodyContacts.arrays, residual_.history(), vertexHistory_, status);
-  if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, groupSize_, groupSize_, profiler.record(stageGroup_));
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, fit_.groupSize, fit_.groupSize, profiler.record(stageGroup_));
   return e;
 }
 
