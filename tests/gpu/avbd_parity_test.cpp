@@ -27,12 +27,7 @@ TEST(AvbdGpuParity, SoftEdgesAndNeoHookeanBeamWithDamping) {
 
 TEST(AvbdGpuParity, HardPinsHardEdgesAndHardMouse) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  SolverSettings s = vbdBeamSettings(SolverKind::Avbd);
-  s.step.constraints.edges = true;
-  s.avbd.hardPins = true;
-  s.avbd.hardEdges = true;
-  s.avbd.hardAttachment = true;
-  s.avbd.beta = 1.0e6f;
+  SolverSettings s = test::avbdHardRowsBeamSettings();
   test::VbdScene scene = test::vbdBeam(5.0e4f);
   const glm::uvec4 tet = scene.model.tets[scene.model.tetCount() - 1];
   test::attachMouse(scene, {tet.x, tet.y, tet.z, tet.w}, {0.25f, 0.25f, 0.25f, 0.25f}, glm::vec3(0.0f, 0.1f, 0.1f),

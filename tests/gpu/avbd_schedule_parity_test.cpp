@@ -16,21 +16,13 @@ using test::runVbdBoth;
 using test::VbdComparison;
 
 constexpr double kMaxRelativeError = 1e-4;  // as avbd_parity_test.cpp, same reasoning
-constexpr GpuSchedule kSchedules[] = {GpuSchedule::PerColor, GpuSchedule::OneGroup};
-
-const char* nameOf(GpuSchedule s) { return s == GpuSchedule::PerColor ? "per colour" : "one group"; }
 
 TEST(AvbdScheduleParity, HardPinsEdgesAndMouseOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (GpuSchedule schedule : kSchedules) {
-    SCOPED_TRACE(nameOf(schedule));
-    SolverSettings s = test::vbdBeamSettings(SolverKind::Avbd);
+  for (GpuSchedule schedule : test::kForcedSchedules) {
+    SCOPED_TRACE(test::scheduleName(schedule));
+    SolverSettings s = test::avbdHardRowsBeamSettings();
     s.step.gpuSchedule = schedule;
-    s.step.constraints.edges = true;
-    s.avbd.hardPins = true;
-    s.avbd.hardEdges = true;
-    s.avbd.hardAttachment = true;
-    s.avbd.beta = 1.0e6f;
     test::VbdScene scene = test::vbdBeam(5.0e4f);
     test::attachMouseToTipTet(scene, 1.0e4f, 50.0f);
     VbdComparison c = runVbdBoth(ctx, scene, s);
@@ -46,8 +38,8 @@ TEST(AvbdScheduleParity, HardPinsEdgesAndMouseOnEverySchedule) {
 
 TEST(AvbdScheduleParity, BlockSlidingWithHardContactsAndFrictionOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (GpuSchedule schedule : kSchedules) {
-    SCOPED_TRACE(nameOf(schedule));
+  for (GpuSchedule schedule : test::kForcedSchedules) {
+    SCOPED_TRACE(test::scheduleName(schedule));
     SolverSettings s = test::vbdBaseSettings(SolverKind::Avbd);
     test::VbdScene scene;
     test::makeSlidingBlock(test::ContactSurface::TiltedBox, 0.002f, scene, s);

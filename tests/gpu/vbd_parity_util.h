@@ -314,6 +314,22 @@ inline SolverSettings vbdBeamSettings(SolverKind kind) {
   return s;
 }
 
+// AVBD with every row kind hard on the beam: pins, edges and the mouse
+// (beta 1e6 N/m^2, so the rows converge within the frames compared).
+inline SolverSettings avbdHardRowsBeamSettings() {
+  SolverSettings s = vbdBeamSettings(SolverKind::Avbd);
+  s.step.constraints.edges = true;
+  s.avbd.hardPins = true;
+  s.avbd.hardEdges = true;
+  s.avbd.hardAttachment = true;
+  s.avbd.beta = 1.0e6f;
+  return s;
+}
+
+// The OpenCL launch schedules the schedule parity tests run one at a time.
+inline constexpr GpuSchedule kForcedSchedules[] = {GpuSchedule::PerColor, GpuSchedule::OneGroup};
+inline const char* scheduleName(GpuSchedule s) { return s == GpuSchedule::PerColor ? "per colour" : "one group"; }
+
 }  // namespace tetlab::test
 
 // Prints the measurement and checks the relative position error and that the

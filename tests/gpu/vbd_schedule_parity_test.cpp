@@ -15,14 +15,11 @@ using test::runVbdBoth;
 using test::VbdComparison;
 
 constexpr double kMaxRelativeError = 1e-4;  // as vbd_parity_test.cpp, same reasoning
-constexpr GpuSchedule kSchedules[] = {GpuSchedule::PerColor, GpuSchedule::OneGroup};
-
-const char* nameOf(GpuSchedule s) { return s == GpuSchedule::PerColor ? "per colour" : "one group"; }
 
 TEST(VbdScheduleParity, ChebyshevBeamWithTheMouseOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (GpuSchedule schedule : kSchedules) {
-    SCOPED_TRACE(nameOf(schedule));
+  for (GpuSchedule schedule : test::kForcedSchedules) {
+    SCOPED_TRACE(test::scheduleName(schedule));
     SolverSettings s = test::vbdBeamSettings(SolverKind::Vbd);
     s.step.gpuSchedule = schedule;
     s.step.iterations = 8;
@@ -45,8 +42,8 @@ TEST(VbdScheduleParity, ChebyshevBeamWithTheMouseOnEverySchedule) {
 
 TEST(VbdScheduleParity, BlockSlidingOnTheGroundWithFrictionOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (GpuSchedule schedule : kSchedules) {
-    SCOPED_TRACE(nameOf(schedule));
+  for (GpuSchedule schedule : test::kForcedSchedules) {
+    SCOPED_TRACE(test::scheduleName(schedule));
     SolverSettings s = test::vbdBaseSettings(SolverKind::Vbd);
     test::VbdScene scene;
     test::makeSlidingBlock(test::ContactSurface::Ground, 0.002f, scene, s);
@@ -61,8 +58,8 @@ TEST(VbdScheduleParity, BlockSlidingOnTheGroundWithFrictionOnEverySchedule) {
 // iterations do (vbd_parity_test.cpp explains the difference).
 TEST(VbdScheduleParity, MouseOnTwoVerticesOfOneColourOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (GpuSchedule schedule : kSchedules) {
-    SCOPED_TRACE(nameOf(schedule));
+  for (GpuSchedule schedule : test::kForcedSchedules) {
+    SCOPED_TRACE(test::scheduleName(schedule));
     SolverSettings s = test::vbdBeamSettings(SolverKind::Vbd);
     s.step.gpuSchedule = schedule;
     s.step.constraints.edges = true;
