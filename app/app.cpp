@@ -70,6 +70,7 @@ Result<std::unique_ptr<App>> App::create(AppOptions options) {
   if (Status s = app->installScene(std::move(*desc), std::move(*built), o.scenePath); !s) return s.error();
   if (o.backend == Backend::OpenCl)
     if (Status s = app->switchBackend(Backend::OpenCl); !s) return s.error();
+  if (!o.backend) app->startOnBestBackend();
   if (o.startPaused) app->session_->setPaused(true);
   if (!o.framesDir.empty()) app->sequence_.emplace(o.framesDir);
   if (!o.exportObjDir.empty()) app->objExport_.emplace(o.exportObjDir);

@@ -105,6 +105,8 @@ class App {
   void applyCamera(const CameraSpec& spec);
   CameraSpec currentCamera() const;
   Status switchBackend(Backend backend);
+  // No --backend: OpenCL when a device works, else stay on the CPU reference and say why.
+  void startOnBestBackend();
   void syncGpuRendering();
   void stopGpuRendering();
   void applyUiActions(const UiActions& actions);

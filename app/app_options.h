@@ -23,7 +23,10 @@ struct AppOptions {
   std::string sceneArgument;        // as the user typed it (for messages)
   int targetTets = 2000;            // --mesh: approximate tet count
   SceneOverrides overrides;         // --solver, --dt, ... replace the file's values
-  std::optional<Backend> backend;   // --backend; default: the CPU reference
+  // --backend. Unset: OpenCL on the chosen device when it works (the sandbox
+  // steps on the device; on PoCL the one-group schedules made it the faster
+  // path, docs/benchmarks.md), else the CPU reference with a one-line notice.
+  std::optional<Backend> backend;
   std::filesystem::path kernelDir;  // --kernels: OpenCL kernels from this folder, rebuilt when edited
   bool startPaused = false;
   std::vector<std::filesystem::path> assetDirs;  // for presets and relative mesh paths

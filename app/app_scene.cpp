@@ -3,6 +3,7 @@
 // SceneBuildJob while the current scene keeps simulating, and are installed
 // when finished. Saving writes the session's current set-up with the camera.
 #include <cmath>
+#include <cstdio>
 
 #include "app/app.h"
 #include "app/commands/asset_paths.h"
@@ -136,6 +137,16 @@ Status App::saveScene(const std::string& path) {
   sceneFile_ = fs::path(path);
   reportNotice("saved the scene to " + path);
   return Ok{};
+}
+
+void App::startOnBestBackend() {
+  Status s = options_.opencl.chosen ? switchBackend(Backend::OpenCl)
+                                    : Status(Error{options_.opencl.error.empty() ? "no OpenCL device found"
+                                                                                 : options_.opencl.error});
+  if (s) return;
+  const std::string notice = "running on the CPU reference: " + s.error().message;
+  reportNotice(notice);
+  std::fprintf(stderr, "tetlab: %s\n", notice.c_str());
 }
 
 Status App::switchBackend(Backend backend) {

@@ -201,7 +201,9 @@ void addAppFlags(CLI::App& cli, RawFlags& f) {
       ->check(CLI::Range(1, 10'000'000))
       ->capture_default_str();
   cli.add_option("--solver", f.solver, "Override the scene's solver: pbd, xpbd, vbd or avbd")->option_text("NAME");
-  cli.add_option("--backend", f.backend, "cpu (reference, default) or opencl")->option_text("NAME");
+  cli.add_option("--backend", f.backend,
+                 "opencl (default when an OpenCL device works) or cpu (the single-threaded reference)")
+      ->option_text("NAME");
   cli.add_option("--kernels", f.kernels,
                  "Load the OpenCL kernels from this shader folder (the one holding cl/) and rebuild them when a "
                  "file changes; a failed build shows its log and the previous kernels keep running")

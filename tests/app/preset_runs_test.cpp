@@ -347,7 +347,7 @@ TEST_P(PresetRuns, MovesStaysAboveTheGroundAndFinite) {
   // Exactly the user's command line.
   std::vector<std::string> args{"tetlab",     "--scene",  scene.string(), "--solver", solverName(run.solver),
                                 "--headless", "--frames", std::to_string(kFrames), "--screenshot", shot.string()};
-  if (run.backend == Backend::OpenCl) args.insert(args.end(), {"--backend", "opencl"});
+  args.insert(args.end(), {"--backend", run.backend == Backend::OpenCl ? "opencl" : "cpu"});
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   CliOutcome cli = parseCommandLine(int(argv.size()), argv.data());

@@ -529,7 +529,11 @@ TEST(SandboxCli, DocumentedHeadlessSceneLineJustWorks) {
                                  "cd '" + std::string(TETLAB_SOURCE_DIR) + "' &&");
   ASSERT_EQ(r.exitCode, 0) << r.output;
   EXPECT_TRUE(fs::exists(out));
-  EXPECT_NE(r.output.find("Cantilever beam, AVBD on cpu, 300 frames, t = 5.000 s"), std::string::npos) << r.output;
+  // Without --backend the window runs on OpenCL when a device works (SandboxDefaults).
+  const char* backend = queryOpenClStatus(DeviceChoice{}).chosen ? "opencl" : "cpu";
+  EXPECT_NE(r.output.find(std::string("Cantilever beam, AVBD on ") + backend + ", 300 frames, t = 5.000 s"),
+            std::string::npos)
+      << r.output;
   EXPECT_GT(bodyPixelShare(out), 0.005) << "the beam is in the picture";
   fs::remove_all(dir);
 }
@@ -576,6 +580,49 @@ TEST(SandboxCli, RecordsAVideoAndExportsObjFramesHeadless) {
   } else {
     EXPECT_TRUE(fs::exists(video / "frame_00011.png"));
   }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tetlab
+
+namespace tetlab {
+namespace {
+
+// Without --backend the window steps on OpenCL when a device works (the
+// sandbox's purpose; docs/benchmarks.md shows it is the faster path here) ...
+TEST(SandboxDefaults, OpenClIsTheDefaultBackendWhenADeviceWorks) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
+  const OpenClStatus cl = queryOpenClStatus(DeviceChoice{});
+  if (!cl.chosen) GTEST_SKIP() << "no OpenCL device: " << cl.error;
+  const fs::path dir = tempDir("default_backend");
+  AppOptions options = headlessOptions(dampedBeam(dir));
+  options.opencl = cl;
+  ASSERT_FALSE(options.backend.has_value());
+  Result<std::unique_ptr<App>> created = createApp(options);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  EXPECT_EQ((*created)->session()->backend(), Backend::OpenCl);
+  fs::remove_all(dir);
+}
+
+// ... and on the CPU reference, saying why, when none does.
+TEST(SandboxDefaults, WithoutAnOpenClDeviceTheCpuReferenceRunsAndSaysWhy) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
+  const fs::path dir = tempDir("default_backend_cpu");
+  AppOptions options = headlessOptions(dampedBeam(dir));
+  options.opencl = OpenClStatus{};
+  options.opencl.error = "no OpenCL platform (test)";
+  Result<std::unique_ptr<App>> created = createApp(options);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  App& app = **created;
+  EXPECT_EQ(app.session()->backend(), Backend::Cpu);
+  bool said = false;
+  for (const UiMessage& m : app.messages())
+    said = said || (m.text.find("running on the CPU reference") != std::string::npos &&
+                    m.text.find("no OpenCL platform (test)") != std::string::npos);
+  EXPECT_TRUE(said) << "the fallback must say why";
+  for (int f = 0; f < 3; ++f) runFrame(app, false);
+  EXPECT_FALSE(app.session()->blownUp());
   fs::remove_all(dir);
 }
 
