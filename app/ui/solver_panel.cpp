@@ -152,11 +152,13 @@ SolverPanelActions drawSolverControls(SimSession& session, const SolverPanelInpu
     ImGui::TextColored(kWarnColor, "%s has no OpenCL run here: %s", solverDisplayName(s.solver), why.c_str());
     ImGui::PopTextWrapPos();
   }
-  if (session.backend() == Backend::OpenCl && s.solver == SolverKind::Vbd) {
+  const bool hasSchedule = s.solver == SolverKind::Vbd || s.solver == SolverKind::Pbd || s.solver == SolverKind::Xpbd;
+  if (session.backend() == Backend::OpenCl && hasSchedule) {
     enumCombo("launch schedule", s.step.gpuSchedule, gpuScheduleNames(),
-              "How OpenCL runs a VBD step: per_color launches each colour on every compute unit; one_group runs "
-              "the whole step in one work-group with one launch per frame (small models); auto picks by the "
-              "largest colour and the device. Same positions either way; the numbers panel shows launches.");
+              "How OpenCL runs a step: per_color launches each colour (and each pass) on every compute unit; "
+              "one_group runs the whole step in one work-group with one launch per frame (small models); auto "
+              "picks by the largest colour and the device. Same positions either way; the numbers panel shows "
+              "launches.");
   }
   if (session.backend() == Backend::OpenCl && !input.glInterop.empty()) {
     ImGui::PushTextWrapPos(0.0f);
