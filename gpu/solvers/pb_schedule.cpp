@@ -12,6 +12,7 @@ bool pbUsesOneGroup(const PbScheduleInputs &in) {
     case GpuSchedule::Auto:
       break;
   }
+  if (!in.isGpu && in.pbdSubstepOnly) return false;
   if (!in.isGpu) return in.largestColor <= pbCpuOneGroupMaxColor(in.computeUnits > 0 ? in.computeUnits : 2u);
   return uint64_t(in.largestColor) <= uint64_t(in.groupSize) * kPbGpuOneGroupMaxRounds;
 }

@@ -201,8 +201,9 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
   registeredWith_ = &profiler;
 }
 
-bool PositionBasedGpu::oneGroup(const SolverSettings& settings) const {
-  return pbUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor_, groupSize_});
+bool PositionBasedGpu::oneGroup(const SolverSettings& settings, bool substepOnly) const {
+  return pbUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor_, groupSize_,
+                         substepOnly && mode_ == ProjectionMode::Pbd});
 }
 
 // Launch nothing when the toggle is off, or when detection cannot find any
@@ -214,7 +215,7 @@ bool PositionBasedGpu::runsBodyContacts(const SolverSettings& settings, const De
 }
 
 bool PositionBasedGpu::fusesStep(const SolverSettings& settings, const DeviceState& s) const {
-  return model_ != nullptr && s.vertexCount > 0 && oneGroup(settings);
+  return model_ != nullptr && s.vertexCount > 0 && oneGroup(settings, false);
 }
 
 cl_int PositionBasedGpu::enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
@@ -271,7 +272,7 @@ cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettin
   params_ = makePbParams(*model_, settings, mode_, h);
   families_ = projectionFamilies(mode_, settings.step.constraints);
   if (!uploadIfChanged(ctx, settings)) return CL_OUT_OF_RESOURCES;
-  if (oneGroup(settings)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
+  if (oneGroup(settings, true)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
 
   // XPBD Alg. 1 line 4-5 / PBD Alg. 1 line 5: start from the inertial prediction.
   cl_int e = ctx.queue.enqueueCopyBuffer(s.xInertial.buffer(), s.x.buffer(), 0, 0, s.x.bytes(), nullptr,

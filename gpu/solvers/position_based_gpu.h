@@ -85,7 +85,7 @@ class PositionBasedGpu final : public GpuSolver {
   cl_int enqueueIteration(const ClContext& ctx, const SolverSettings& settings, uint32_t iteration, DeviceState& s,
                           Profiler& profiler);
   cl_int enqueueBodyContacts(const ClContext& ctx, DeviceState& s, Profiler& profiler);
-  bool oneGroup(const SolverSettings& settings) const;
+  bool oneGroup(const SolverSettings& settings, bool substepOnly) const;
   bool runsBodyContacts(const SolverSettings& settings, const DeviceState& s) const;
   Status packGroupInputs(const ClContext& ctx, const SimModel& model);
   cl_int enqueueGroup(const ClContext& ctx, const SolverSettings& settings, float h, uint32_t substeps,

@@ -40,6 +40,17 @@ TEST(PbSchedule, AutoOnACpuDeviceFollowsTheLargestColour) {
   EXPECT_FALSE(pbUsesOneGroup(inputs(GpuSchedule::Auto, false, m2 + 1, 256, 0)));  // unknown cores: two
 }
 
+TEST(PbSchedule, AutoKeepsPerColourForAPbdSubstepOnACpuDevice) {
+  PbScheduleInputs in = inputs(GpuSchedule::Auto, false, 10, 256);
+  in.pbdSubstepOnly = true;
+  EXPECT_FALSE(pbUsesOneGroup(in));
+  in.requested = GpuSchedule::OneGroup;  // forced: kept
+  EXPECT_TRUE(pbUsesOneGroup(in));
+  in.requested = GpuSchedule::Auto;
+  in.isGpu = true;  // not measured on GPUs: the colour rule
+  EXPECT_TRUE(pbUsesOneGroup(in));
+}
+
 TEST(PbSchedule, TheCpuLimitFollowsTheCoreCount) {
   const uint32_t m2 = kPbCpuOneGroupMaxColorOnTwoCores;
   EXPECT_EQ(pbCpuOneGroupMaxColor(2), m2);
