@@ -2,7 +2,7 @@
 
 namespace tetlab {
 
-bool pbUsesOneGroup(const PbScheduleInputs &in) {
+bool pbUsesOneGroup(const PbScheduleInputs& in) {
   if (in.groupSize == 0) return false;  // the kernel cannot run here: per colour always can
   switch (in.requested) {
     case GpuSchedule::PerColor:

@@ -27,9 +27,9 @@ namespace tetlab {
 //   largest colour  1254     (hang --cells-thick 4)       XPBD 100 -> 90, PBD 645 -> 535
 //   largest colour  1167     (bunny_10k, 20k target)      XPBD 20226 -> 17548
 //   largest colour  4059     (hang --cells-thick 6)       XPBD 502 -> 444, PBD 1752 -> 1687
-// so on two cores one group won at every size measured (a PoCL launch
-// spreads a colour poorly over two cores); the limit is the largest measured
-// colour, rounded up, not a measured crossover.
+// so on two cores one group won at every size measured (why the per-colour
+// launches gain so little from the second core is not measured here); the
+// limit is the largest measured colour, rounded up, not a measured crossover.
 inline constexpr uint32_t kPbCpuOneGroupMaxColorOnTwoCores = 4096;
 // A GPU: up to this many rounds of the group over a colour (each a tet
 // projection, ~1 us) against a launch of ~5-10 us (as VBD; not measured here).
@@ -37,9 +37,10 @@ inline constexpr uint32_t kPbGpuOneGroupMaxRounds = 8;
 
 // The one-group kernel's work-group size on a CPU device. PoCL runs a group's
 // items one after another on one core, so more items buy nothing there, and
-// its compiler takes minutes to build this many-barrier kernel for a large
-// group (over 8 minutes at 256 items on 2 cores) against seconds for a small
-// one; the kernel is compiled once per work-group size.
+// its compiler took over 8 minutes (stopped there) to build this many-barrier
+// kernel for a 256-item group on 2 cores, against 27 s for both programs with
+// every kernel at one item (fresh cache); PoCL compiles a kernel once per
+// work-group size and caches it on disk.
 inline constexpr size_t kPbCpuGroupSize = 1;
 
 struct PbScheduleInputs {
@@ -56,7 +57,7 @@ struct PbScheduleInputs {
 };
 
 // True: the one-group schedule.
-bool pbUsesOneGroup(const PbScheduleInputs &in);
+bool pbUsesOneGroup(const PbScheduleInputs& in);
 
 // m*(P) for the position-based kernels (UINT32_MAX on one core).
 uint32_t pbCpuOneGroupMaxColor(uint32_t cores);

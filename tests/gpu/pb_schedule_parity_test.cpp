@@ -24,7 +24,7 @@ using test::Scene;
 constexpr double kMaxRelativeError = 1e-4;  // as position_based_parity_test.cpp
 constexpr GpuSchedule kSchedules[] = {GpuSchedule::PerColor, GpuSchedule::OneGroup};
 
-const char *nameOf(GpuSchedule s) { return s == GpuSchedule::PerColor ? "per colour" : "one group"; }
+const char* nameOf(GpuSchedule s) { return s == GpuSchedule::PerColor ? "per colour" : "one group"; }
 
 test::GpuFactory factoryOf(SolverKind kind) { return kind == SolverKind::Xpbd ? makeXpbdSolverGpu : makePbdSolverGpu; }
 
