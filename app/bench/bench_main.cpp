@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   app.add_option("--substeps", config.substeps, "substeps per frame for every solver (default: the scene's)");
   app.add_option("--iterations", config.iterations, "iterations per substep for every solver");
   std::string schedule = "auto";
-  app.add_option("--schedule", schedule, "OpenCL VBD launch schedule: auto, per_color or one_group")
+  app.add_option("--schedule", schedule, "OpenCL VBD, PBD and XPBD launch schedule: auto, per_color or one_group")
       ->check(CLI::IsMember({"auto", "per_color", "one_group"}));
   app.add_option("--csv", csvPath, "also write every case as a CSV row");
   app.add_flag("--stages", stages, "time and print the stages (OpenCL: profiling events, which add their own cost)");

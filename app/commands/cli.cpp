@@ -53,6 +53,8 @@ struct OverrideFlags {
   float dt = 0.0f, youngs = 0.0f, poisson = 0.0f, density = 0.0f;
   int substeps = 0, iterations = 0;
   uint64_t seed = 0;
+  std::string gpuSchedule;
+  CLI::Option* gpuScheduleOpt = nullptr;
   CLI::Option *dtOpt = nullptr, *substepsOpt = nullptr, *iterationsOpt = nullptr, *youngsOpt = nullptr,
               *poissonOpt = nullptr, *densityOpt = nullptr, *seedOpt = nullptr;
 
@@ -65,11 +67,19 @@ struct OverrideFlags {
     if (poissonOpt->count()) o.poisson = poisson;
     if (densityOpt->count()) o.density = density;
     if (seedOpt->count()) o.seed = seed;
+    if (gpuScheduleOpt->count())
+      for (const EnumName<GpuSchedule>& e : gpuScheduleNames())
+        if (gpuSchedule == e.name) o.gpuSchedule = e.value;
     return o;
   }
 };
 
 void addOverrideFlags(CLI::App& app, OverrideFlags& f) {
+  f.gpuScheduleOpt = app.add_option("--gpu-schedule", f.gpuSchedule,
+                                     "Override the OpenCL launch schedule (VBD, PBD, XPBD): auto, per_color or "
+                                     "one_group")
+                         ->check(CLI::IsMember({"auto", "per_color", "one_group"}))
+                         ->option_text("NAME");
   f.dtOpt = app.add_option("--dt", f.dt, "Override the frame time step [s]")->option_text("S");
   f.substepsOpt = app.add_option("--substeps", f.substeps, "Override the substeps per frame")->option_text("K");
   f.iterationsOpt =

@@ -152,12 +152,13 @@ SolverPanelActions drawSolverControls(SimSession& session, const SolverPanelInpu
     ImGui::TextColored(kWarnColor, "%s has no OpenCL run here: %s", solverDisplayName(s.solver), why.c_str());
     ImGui::PopTextWrapPos();
   }
-  if (session.backend() == Backend::OpenCl && (s.solver == SolverKind::Vbd || s.solver == SolverKind::Avbd)) {
+  // Every solver has a one-group schedule on OpenCL (VBD and PBD/XPBD: the whole step; AVBD: a substep's iterations).
+  if (session.backend() == Backend::OpenCl) {
     enumCombo("launch schedule", s.step.gpuSchedule, gpuScheduleNames(),
-              "How OpenCL runs the solve: per_color launches each colour on every compute unit; one_group runs it "
-              "in one work-group (VBD: the whole step, one launch per frame; AVBD: a substep's iterations in one "
-              "launch), which wins on small models; auto picks by the largest colour and the device. Same "
-              "positions either way; the numbers panel shows the launches.");
+              "How OpenCL runs the solve: per_color launches each colour (and each pass) on every compute unit; "
+              "one_group runs it in one work-group (VBD, PBD, XPBD: the whole step, one launch per frame; AVBD: a "
+              "substep's iterations in one launch), which wins on small models; auto picks by the largest colour "
+              "and the device. Same positions either way; the numbers panel shows the launches and the schedule.");
   }
   if (session.backend() == Backend::OpenCl && !input.glInterop.empty()) {
     ImGui::PushTextWrapPos(0.0f);

@@ -22,6 +22,7 @@ namespace tetlab {
 // scalars, padded to 16 bytes), checked on the device by tests/gpu/pb_layout_probe_test.cpp.
 static_assert(sizeof(clm::PbParams) == 96, "PbParams: update pb_layout.clh's padding and the device probe");
 static_assert(sizeof(clm::PbAttachment) == 96, "PbAttachment: update pb_layout.clh's padding and the device probe");
+static_assert(sizeof(clm::PbGroupParams) == 320, "PbGroupParams: update pb_layout.clh's padding and the device probe");
 
 enum class ProjectionMode : uint8_t { Xpbd, Pbd };
 

@@ -20,6 +20,7 @@ struct SceneOverrides {
   std::optional<float> poisson;     // [-], every body
   std::optional<float> density;     // [kg/m^3], every body (density regions keep their ratio to it)
   std::optional<uint64_t> seed;
+  std::optional<GpuSchedule> gpuSchedule;  // OpenCL launch schedule (step.gpu_schedule)
 };
 
 // Range checks with messages naming the flag ("--poisson must be in [0, 0.5)").

@@ -4,6 +4,8 @@
 
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/launch.h"
+#include "gpu/solvers/pb_schedule.h"
+#include "gpu/solvers/vbd_schedule.h"
 
 namespace tetlab {
 
@@ -19,7 +21,7 @@ Result<std::unique_ptr<PositionBasedGpu>> PositionBasedGpu::create(const ClConte
 #undef TETLAB_PB_KERNEL_NAME
   auto program = KernelProgram::create(ctx, source, xpbd ? "cl/xpbd.cl" : "cl/pbd.cl", std::move(names));
   if (!program) return program.error();
-  return std::unique_ptr<PositionBasedGpu>(new PositionBasedGpu(std::move(*program), mode));
+  return std::unique_ptr<PositionBasedGpu>(new PositionBasedGpu(std::move(*program), mode, ctx.info));
 }
 
 Status PositionBasedGpu::reset(const ClContext& ctx, const SimModel& model, DeviceState& s) {
@@ -51,7 +53,71 @@ Status PositionBasedGpu::reset(const ClContext& ctx, const SimModel& model, Devi
                                                   CL_MEM_READ_WRITE, "contactFriction");
   if (!friction) return friction.error();
   contactFriction_ = std::move(*friction);
-  return refreshPins(ctx, s);
+  if (Status st = packGroupInputs(ctx, model); !st) return st;
+  return refreshPins(ctx, s);  // uploads the tethers and the group inputs
+}
+
+namespace {
+// Appends `items` to `out` and returns where they start.
+template <typename T>
+uint32_t append(std::vector<T>& out, const std::vector<T>& items) {
+  const uint32_t base = uint32_t(out.size());
+  out.insert(out.end(), items.begin(), items.end());
+  return base;
+}
+}  // namespace
+
+// The one-group kernel's inputs as sections of two buffers (PbGroupParams's
+// comment draws them); the tether sections are written by uploadTethers.
+Status PositionBasedGpu::packGroupInputs(const ClContext& ctx, const SimModel& model) {
+  clm::PbGroupParams& g = sections_;
+  g = clm::PbGroupParams{};
+  std::vector<uint32_t>& topo = groupTopologyHost_;
+  std::vector<float>& rest = groupRestHost_;
+  topo.clear();
+  rest.clear();
+  const uint32_t n = model.vertexCount();
+  append(topo, model.tetColors.offsets);
+  g.edgeColorStartsBase = append(topo, model.edgeColors.offsets);
+  g.tetBodyBase = append(topo, model.tetBody);
+  g.vertexBodyBase = append(topo, model.vertexBody);
+  g.vertexTetsOffsetsBase = append(topo, model.vertexTets.offsets);
+  g.vertexTetsItemsBase = append(topo, model.vertexTets.items);
+  g.vertexEdgesOffsetsBase = append(topo, model.vertexEdges.offsets);
+  g.vertexEdgesItemsBase = append(topo, model.vertexEdges.items);
+  g.tetherAnchorBase = uint32_t(topo.size());
+  topo.resize(topo.size() + n, 0u);
+  append(rest, model.restVolume);
+  g.restLengthBase = append(rest, model.restLength);
+  g.edgeVolumeBase = append(rest, model.edgeVolume);
+  g.tetherLengthBase = uint32_t(rest.size());
+  rest.resize(rest.size() + n, 0.0f);
+  topo.push_back(0u);  // never empty (OpenCL forbids empty buffers)
+  rest.push_back(0.0f);
+  g.tetColorCount = model.tetColors.count();
+  g.edgeColorCount = model.edgeColors.count();
+  g.vertexCount = n;
+  g.tetCount = model.tetCount();
+  g.edgeCount = model.edgeCount();
+  g.lambdaCount = lambdaLayout(model).size;
+  g.edgeDeltaBase = 4 * g.tetCount;
+  g.frictionBase = g.edgeDeltaBase + 2 * g.edgeCount;
+  g.rowBase = g.frictionBase + n;
+  const size_t scratch = size_t(g.rowBase) + std::max<size_t>(1, model.surfaceVertices.size());
+  auto b = DeviceBuffer<glm::vec4>::create(ctx.context, scratch, CL_MEM_READ_WRITE, "PB group scratch");
+  if (!b) return b.error();
+  groupScratch_ = std::move(*b);
+
+  largestColor_ = 0;
+  for (const ColorRanges* r : {&model.tetColors, &model.edgeColors})
+    for (uint32_t c = 0; c < r->count(); ++c) largestColor_ = std::max(largestColor_, r->end(c) - r->begin(c));
+  size_t kernelMax = 0;
+  if (program_.kernel(kStepGroup).getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &kernelMax) != CL_SUCCESS)
+    kernelMax = 0;
+  // No local arrays: 256 bounds the group as VBD's (VBD_GROUP_MAX).
+  groupSize_ = vbdOneGroupSize(isGpu_ ? 256 : kPbCpuGroupSize, ctx.info.maxWorkGroupSize, kernelMax,
+                              std::max(largestColor_, n));
+  return Ok{};
 }
 
 Status PositionBasedGpu::refreshPins(const ClContext& ctx, DeviceState& s) {
@@ -75,6 +141,19 @@ Status PositionBasedGpu::uploadTethers(const ClContext& ctx, const std::vector<u
   if (!l) return l.error();
   tetherAnchor_ = std::move(*a);
   tetherLength_ = std::move(*l);
+  // The same tethers in the group kernel's sections (one per vertex, or none).
+  if (anchor.size() == sections_.vertexCount) {
+    std::copy(anchor.begin(), anchor.end(), groupTopologyHost_.begin() + sections_.tetherAnchorBase);
+    std::copy(length.begin(), length.end(), groupRestHost_.begin() + sections_.tetherLengthBase);
+  }
+  auto topo = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, groupTopologyHost_, CL_MEM_READ_ONLY,
+                                               "PB group topology");
+  if (!topo) return topo.error();
+  auto rest = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, groupRestHost_, CL_MEM_READ_ONLY,
+                                            "PB group rest data");
+  if (!rest) return rest.error();
+  groupTopology_ = std::move(*topo);
+  groupRest_ = std::move(*rest);
   return Ok{};
 }
 
@@ -118,7 +197,72 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
   stageAttachment_ = profiler.addStage(Stage::Solve, "attachment");
   stageBodyContacts_ = profiler.addStage(Stage::Solve, "body contact solve");  // "body contacts" is the detection
   stageContacts_ = profiler.addStage(Stage::Collisions);
+  stageGroup_ = profiler.addStage(Stage::Solve, "pb.group");
   registeredWith_ = &profiler;
+}
+
+bool PositionBasedGpu::oneGroup(const SolverSettings& settings, bool substepOnly) const {
+  return pbUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor_, groupSize_,
+                         substepOnly && mode_ == ProjectionMode::Pbd});
+}
+
+// Launch nothing when the toggle is off, or when detection cannot find any
+// (one body without self collision: core/sim/body_contact_detection.cpp).
+bool PositionBasedGpu::runsBodyContacts(const SolverSettings& settings, const DeviceState& s) const {
+  const bool anyBodyContact = model_->materials.size() > 1 || settings.bodyContacts.selfCollision;
+  return projectionFamilies(mode_, settings.step.constraints).bodyContacts && anyBodyContact &&
+         s.bodyContacts.slotCount > 0;
+}
+
+bool PositionBasedGpu::fusesStep(const SolverSettings& settings, const DeviceState& s) const {
+  return model_ != nullptr && s.vertexCount > 0 && oneGroup(settings, false);
+}
+
+cl_int PositionBasedGpu::enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
+                                     DeviceState& s, Profiler& profiler) {
+  if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
+  if (registeredWith_ != &profiler) registerStages(profiler, s);
+  params_ = makePbParams(*model_, settings, mode_, step.h);
+  families_ = projectionFamilies(mode_, settings.step.constraints);
+  if (!uploadIfChanged(ctx, settings)) return CL_OUT_OF_RESOURCES;
+  return enqueueGroup(ctx, settings, step.h, step.substeps, &step, s, profiler);
+}
+
+// One launch of step_group: `substeps` substeps with the predict and velocity
+// update inside when `integrate` is given (the fused step), else one
+// substep's projection (the stepper predicts, detects body contacts and
+// updates velocities around it). The passes are the launch conditions of
+// enqueueSubstep / enqueueIteration.
+cl_int PositionBasedGpu::enqueueGroup(const ClContext& ctx, const SolverSettings& settings, float h,
+                                      uint32_t substeps, const FusedStep* integrate, DeviceState& s,
+                                      Profiler& profiler) {
+  const ProjectionFamilies& f = families_;
+  clm::PbGroupParams g = sections_;
+  g.step = params_;
+  const bool mouseOn = packAttachment(mouse_, g.mouse);
+  g.gravity[0] = settings.step.gravity.x;
+  g.gravity[1] = settings.step.gravity.y;
+  g.gravity[2] = settings.step.gravity.z;
+  g.damping = integrate ? integrate->damping : 1.0f;
+  g.contactOffset = settings.positionBased.contactOffset;
+  g.substeps = substeps;
+  g.iterations = uint32_t(std::max(1, settings.step.iterations));
+  g.colliderCount = colliders_.count();
+  g.slotCount = s.bodyContacts.slotCount;
+  const bool jacobi = mode_ == ProjectionMode::Pbd && settings.pbd.scheme == PbdScheme::Jacobi;
+  g.passes = ((params_.families & PB_TET_FAMILIES) ? PB_PASS_TETS : 0u) | (f.edges ? PB_PASS_EDGES : 0u) |
+             (jacobi ? PB_PASS_JACOBI : 0u) | (f.tethers && haveTethers_ ? PB_PASS_TETHERS : 0u) |
+             (mouseOn ? PB_PASS_MOUSE : 0u) | (runsBodyContacts(settings, s) ? PB_PASS_BODY_CONTACTS : 0u) |
+             (f.collisions ? PB_PASS_COLLISIONS : 0u) | (integrate ? PB_PASS_INTEGRATE : 0u) |
+             (mode_ == ProjectionMode::Xpbd ? PB_PASS_RESET_LAMBDA : 0u);
+  // The kernel needs a status buffer even when it does not integrate (it never touches it then).
+  const DeviceBuffer<uint32_t>& status = integrate ? *integrate->status : groupTopology_;
+  cl::Kernel& k = program_.kernel(kStepGroup);
+  cl_int e = setKernelArgs(k, g, groupTopology_, groupRest_, s.x, s.v, s.xPrev, s.xInertial, s.tets, s.DmInv,
+                           s.edges, bodies_, s.lambda, colliders_.records, groupScratch_, bodyContactShare_,
+                           s.bodyContacts.arrays, status);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, groupSize_, groupSize_, profiler.record(stageGroup_));
+  return e;
 }
 
 cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h,
@@ -128,6 +272,7 @@ cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettin
   params_ = makePbParams(*model_, settings, mode_, h);
   families_ = projectionFamilies(mode_, settings.step.constraints);
   if (!uploadIfChanged(ctx, settings)) return CL_OUT_OF_RESOURCES;
+  if (oneGroup(settings, true)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
 
   // XPBD Alg. 1 line 4-5 / PBD Alg. 1 line 5: start from the inertial prediction.
   cl_int e = ctx.queue.enqueueCopyBuffer(s.xInertial.buffer(), s.x.buffer(), 0, 0, s.x.bytes(), nullptr,
@@ -206,10 +351,7 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, 1, 0, profiler.record(stageAttachment_));
     if (e != CL_SUCCESS) return e;
   }
-  // Launch nothing when the toggle is off, or when detection cannot find any
-  // (one body without self collision: core/sim/body_contact_detection.cpp).
-  const bool anyBodyContact = model_->materials.size() > 1 || settings.bodyContacts.selfCollision;
-  if (f.bodyContacts && anyBodyContact && s.bodyContacts.slotCount > 0)
+  if (runsBodyContacts(settings, s))
     if ((e = enqueueBodyContacts(ctx, s, profiler)) != CL_SUCCESS) return e;
   if (f.collisions) {
     cl::Kernel& k = program_.kernel(kContacts);

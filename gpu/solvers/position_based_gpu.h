@@ -17,6 +17,14 @@
 // uploaded only when they change; PbParams and the mouse attachment
 // (PbAttachment) travel by value as kernel arguments. Nothing is read back
 // inside a substep. Created through makeGpuSolver (gpu/solvers/gpu_solver_factory.h).
+//
+// Small models take the one-group schedule instead (gpu/solvers/pb_schedule.h
+// decides): step_group (shaders/cl/pb_group.clh) walks the same script, with
+// the stepper's predict and velocity update, for every substep of a frame in
+// one launch (fusesStep / enqueueStep), or one substep's projection when the
+// stepper must detect body contacts between substeps. It takes its inputs
+// packed into three solver-private buffers (PbGroupParams says where each
+// section lies), so it has 17 arguments.
 #include <memory>
 #include <vector>
 
@@ -40,6 +48,7 @@ namespace tetlab {
   X(kBodyContactRows, "body_contact_rows", 1)      \
   X(kBodyContactShares, "body_contact_shares", 1)  \
   X(kBodyContactApply, "body_contact_apply", 1)    \
+  X(kStepGroup, "step_group", 1)                   \
   X(kJacobiTets, "jacobi_tets", 0)                 \
   X(kJacobiEdges, "jacobi_edges", 0)               \
   X(kJacobiApply, "jacobi_apply", 0)
@@ -53,6 +62,9 @@ class PositionBasedGpu final : public GpuSolver {
   Status reset(const ClContext& ctx, const SimModel& model, DeviceState& state) override;
   cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
                         Profiler& profiler) override;
+  bool fusesStep(const SolverSettings& settings, const DeviceState& state) const override;
+  cl_int enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
+                     DeviceState& state, Profiler& profiler) override;
   std::string pollKernels() override;
   void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }
 
@@ -66,12 +78,18 @@ class PositionBasedGpu final : public GpuSolver {
     TETLAB_PB_KERNELS(TETLAB_PB_KERNEL_ENUM)
 #undef TETLAB_PB_KERNEL_ENUM
   };
-  PositionBasedGpu(KernelProgram program, ProjectionMode mode) : program_(std::move(program)), mode_(mode) {}
+  PositionBasedGpu(KernelProgram program, ProjectionMode mode, const ClDeviceInfo& device)
+      : program_(std::move(program)), mode_(mode), isGpu_(device.isGpu), computeUnits_(device.computeUnits) {}
   Status uploadIfChanged(const ClContext& ctx, const SolverSettings& settings);
   Status uploadTethers(const ClContext& ctx, const std::vector<uint32_t>& anchor, const std::vector<float>& length);
   cl_int enqueueIteration(const ClContext& ctx, const SolverSettings& settings, uint32_t iteration, DeviceState& s,
                           Profiler& profiler);
   cl_int enqueueBodyContacts(const ClContext& ctx, DeviceState& s, Profiler& profiler);
+  bool oneGroup(const SolverSettings& settings, bool substepOnly) const;
+  bool runsBodyContacts(const SolverSettings& settings, const DeviceState& s) const;
+  Status packGroupInputs(const ClContext& ctx, const SimModel& model);
+  cl_int enqueueGroup(const ClContext& ctx, const SolverSettings& settings, float h, uint32_t substeps,
+                      const FusedStep* integrate, DeviceState& s, Profiler& profiler);
 
   KernelProgram program_;
   ProjectionMode mode_;
@@ -95,9 +113,21 @@ class PositionBasedGpu final : public GpuSolver {
   DeviceBuffer<glm::vec4> contactFriction_;  // (friction applied, accumulated normal correction) per vertex [m]
   Attachment mouse_;
 
+  // One-group schedule (pb_group.clh): the packed inputs (PbGroupParams's sections).
+  bool isGpu_ = false;
+  uint32_t computeUnits_ = 0;
+  uint32_t largestColor_ = 0;  // elements in the largest tet or edge colour (the schedule rule)
+  size_t groupSize_ = 0;       // the group kernel's work-group size (0: it cannot run)
+  clm::PbGroupParams sections_{};  // section bases and counts, filled by packGroupInputs
+  std::vector<uint32_t> groupTopologyHost_;  // kept to rewrite the tether section on a slack change
+  std::vector<float> groupRestHost_;
+  DeviceBuffer<uint32_t> groupTopology_;
+  DeviceBuffer<float> groupRest_;
+  DeviceBuffer<glm::vec4> groupScratch_;
+
   // Profiler stages, registered in reset().
   StageId stageInit_ = 0, stageEdges_ = 0, stageTethers_ = 0, stageAttachment_ = 0, stageContacts_ = 0,
-          stageJacobi_ = 0, stageBodyContacts_ = 0;
+          stageJacobi_ = 0, stageBodyContacts_ = 0, stageGroup_ = 0;
   std::vector<StageId> stageTetColor_, stageEdgeColor_;
   Profiler* registeredWith_ = nullptr;
   void registerStages(Profiler& profiler, const DeviceState& s);

@@ -6,3 +6,4 @@
 #include "pb_projection.clh"
 #include "pbd_jacobi.clh"
 #include "body_contact_pb.clh"
+#include "pb_group.clh"

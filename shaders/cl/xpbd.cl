@@ -7,3 +7,4 @@
 #define PB_KERNEL(name) xpbd_##name
 #include "pb_projection.clh"
 #include "body_contact_pb.clh"
+#include "pb_group.clh"

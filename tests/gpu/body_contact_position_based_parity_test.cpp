@@ -162,24 +162,28 @@ const Variant kVariants[] = {{"XPBD", SolverKind::Xpbd, PbdScheme::GaussSeidel},
 // (> 1/4) of the deepest penetration of the predicted positions.
 void checkScene(const ClContext& ctx, const std::function<test::VbdScene()>& makeScene,
                 const std::function<void(SolverSettings&)>& configure) {
-  for (const Variant& v : kVariants) {
-    SCOPED_TRACE(v.name);
-    SolverSettings s;
-    s.solver = v.kind;
-    s.pbd.scheme = v.scheme;
-    configure(s);
-    const float h = s.step.dt / float(s.step.substeps);
-    const test::VbdScene scene = makeScene();
-    const State input = substepInContact(scene, s, h);
-    const SubstepResult r = compareOneSubstep(ctx, scene.model, input, s, h);
-    float deepest = 0.0f;
-    const uint32_t penetrating = penetratingRows(input, &deepest);
-    std::printf("  %s: %u contacts (%u penetrating, deepest %.3g m), contact effect %.3g m\n", v.name,
-                input.bodyContacts.active, penetrating, deepest, r.contactEffect);
-    EXPECT_VBD_PARITY(r.cmp, 0.0, kMaxRelativeError);
-    EXPECT_GT(r.contactEffect, 0.25 * deepest) << "the contacts did not act: the test is vacuous";
-    EXPECT_EQ(r.bodyContactLaunches, 3u * uint32_t(s.step.iterations)) << "rows, shares, apply per iteration";
-  }
+  for (const Variant& v : kVariants)
+    for (GpuSchedule schedule : {GpuSchedule::PerColor, GpuSchedule::OneGroup}) {
+      SCOPED_TRACE(v.name);
+      SCOPED_TRACE(schedule == GpuSchedule::PerColor ? "per colour" : "one group");
+      SolverSettings s;
+      s.solver = v.kind;
+      s.pbd.scheme = v.scheme;
+      s.step.gpuSchedule = schedule;  // one group: the substep's projection in one launch (pb_group.clh)
+      configure(s);
+      const float h = s.step.dt / float(s.step.substeps);
+      const test::VbdScene scene = makeScene();
+      const State input = substepInContact(scene, s, h);
+      const SubstepResult r = compareOneSubstep(ctx, scene.model, input, s, h);
+      float deepest = 0.0f;
+      const uint32_t penetrating = penetratingRows(input, &deepest);
+      std::printf("  %s: %u contacts (%u penetrating, deepest %.3g m), contact effect %.3g m\n", v.name,
+                  input.bodyContacts.active, penetrating, deepest, r.contactEffect);
+      EXPECT_VBD_PARITY(r.cmp, 0.0, kMaxRelativeError);
+      EXPECT_GT(r.contactEffect, 0.25 * deepest) << "the contacts did not act: the test is vacuous";
+      if (schedule == GpuSchedule::PerColor)
+        EXPECT_EQ(r.bodyContactLaunches, 3u * uint32_t(s.step.iterations)) << "rows, shares, apply per iteration";
+    }
 }
 
 // The block of BlockComesToRestOnAnotherBody dropped from 30 cm onto the slab:
@@ -244,6 +248,7 @@ TEST(BodyContactPositionBasedGpuParity, ToggleOffLaunchesNothing) {
     SolverSettings s;
     s.solver = v.kind;
     s.pbd.scheme = v.scheme;
+    s.step.gpuSchedule = GpuSchedule::PerColor;  // the launch count is the per-colour script's
     const float h = s.step.dt / float(s.step.substeps);
     const test::VbdScene scene = twoBoxes({-0.15f, 0.0f, -0.15f}, {0.3f, 0.1f, 0.3f}, {3, 1, 3},
                                           {-0.05f, 0.38f, -0.05f}, glm::vec3(0.1f), {2, 2, 2});

@@ -1,4 +1,4 @@
-// The position-based kernels take PbParams and PbAttachment
+// The position-based kernels take PbParams, PbAttachment and PbGroupParams
 // (shaders/cl/common/pb_layout.clh) by value: the device compiler must lay
 // them out as the host does. A probe kernel writes their sizeof and echoes
 // fields from both ends of each struct, passed by value as the solver does.
@@ -22,7 +22,7 @@ namespace {
 
 constexpr const char* kProbe = R"(
 #include "common/pb_layout.clh"
-__kernel void pb_layout_probe(__global uint* out, const PbParams p, const PbAttachment a) {
+__kernel void pb_layout_probe(__global uint* out, const PbParams p, const PbAttachment a, const PbGroupParams g) {
   out[0] = (uint)sizeof(PbParams);
   out[1] = (uint)sizeof(PbAttachment);
   out[2] = as_uint(p.h);
@@ -35,6 +35,14 @@ __kernel void pb_layout_probe(__global uint* out, const PbParams p, const PbAtta
   out[9] = as_uint(a.weights[PB_ATTACHMENT_MAX - 1]);
   out[10] = as_uint(a.target[2]);
   out[11] = a.count;
+  out[12] = (uint)sizeof(PbGroupParams);
+  out[13] = as_uint(g.step.h);
+  out[14] = g.mouse.count;
+  out[15] = as_uint(g.gravity[0]);
+  out[16] = as_uint(g.contactOffset);
+  out[17] = g.passes;
+  out[18] = g.slotCount;
+  out[19] = g.rowBase;
 }
 )";
 
@@ -62,11 +70,20 @@ TEST(PbLayoutProbe, DeviceStructsMatchTheHost) {
   a.target[2] = 3.5f;
   a.count = 8u;
 
-  auto out = DeviceBuffer<uint32_t>::create(ctx.context, 12, CL_MEM_READ_WRITE, "probe");
+  clm::PbGroupParams g{};
+  g.step.h = 0.5f;
+  g.mouse.count = 3u;
+  g.gravity[0] = -9.5f;
+  g.contactOffset = 0.002f;
+  g.passes = PB_PASS_TETS | PB_PASS_RESET_LAMBDA;
+  g.slotCount = 4242u;
+  g.rowBase = 987654u;
+
+  auto out = DeviceBuffer<uint32_t>::create(ctx.context, 20, CL_MEM_READ_WRITE, "probe");
   ASSERT_TRUE(out.ok());
-  ASSERT_EQ(setKernelArgs(*kernel, *out, p, a), CL_SUCCESS);
+  ASSERT_EQ(setKernelArgs(*kernel, *out, p, a, g), CL_SUCCESS);
   ASSERT_EQ(ctx.queue.enqueueNDRangeKernel(*kernel, cl::NullRange, cl::NDRange(1), cl::NullRange), CL_SUCCESS);
-  std::vector<uint32_t> got(12);
+  std::vector<uint32_t> got(20);
   ASSERT_EQ(ctx.queue.enqueueReadBuffer(out->buffer(), CL_TRUE, 0, got.size() * sizeof(uint32_t), got.data()),
             CL_SUCCESS);
 
@@ -82,6 +99,14 @@ TEST(PbLayoutProbe, DeviceStructsMatchTheHost) {
   EXPECT_EQ(got[9], bits(a.weights[PB_ATTACHMENT_MAX - 1]));
   EXPECT_EQ(got[10], bits(a.target[2]));
   EXPECT_EQ(got[11], a.count);
+  EXPECT_EQ(got[12], sizeof(clm::PbGroupParams));
+  EXPECT_EQ(got[13], bits(g.step.h));
+  EXPECT_EQ(got[14], g.mouse.count);
+  EXPECT_EQ(got[15], bits(g.gravity[0]));
+  EXPECT_EQ(got[16], bits(g.contactOffset));
+  EXPECT_EQ(got[17], g.passes);
+  EXPECT_EQ(got[18], g.slotCount);
+  EXPECT_EQ(got[19], g.rowBase);
 }
 
 }  // namespace
