@@ -50,6 +50,14 @@ bool vbdUsesOneGroup(const VbdScheduleInputs& in);
 // faster in one group (UINT32_MAX on one core).
 uint32_t cpuOneGroupMaxColor(uint32_t cores);
 
+// The rule itself, shared by every solver family with its own measured
+// limits (VBD/AVBD above, PBD/XPBD in pb_schedule.h): forced choices are
+// kept where the kernel can run; auto compares the largest colour with
+// m*(P) on a CPU device and with rounds x group size on a GPU.
+bool oneGroupRule(const VbdScheduleInputs& in, uint32_t cpuMaxColorOnTwoCores, uint32_t gpuMaxRounds);
+// m*(P) = m*(2) P / (2 (P - 1)); UINT32_MAX on one core.
+uint32_t scaledCpuLimit(uint32_t maxColorOnTwoCores, uint32_t cores);
+
 // The one-group kernel's work-group size: the largest power of two within the
 // kernel's local arrays (kernelArrayLimit), the device's and the kernel's
 // limits, and no larger than the largest colour needs (at least 1).
