@@ -17,6 +17,7 @@
 #include "gpu/solvers/gpu_solver_factory.h"
 #include "gpu/solvers/gpu_stepper.h"
 #include "gpu_test_context.h"
+#include "parity_scenes.h"
 
 namespace tetlab::test {
 

@@ -22,16 +22,14 @@ using test::runBoth;
 using test::Scene;
 
 constexpr double kMaxRelativeError = 1e-4;  // as position_based_parity_test.cpp
-constexpr GpuSchedule kSchedules[] = {GpuSchedule::PerColor, GpuSchedule::OneGroup};
 
-const char* nameOf(GpuSchedule s) { return s == GpuSchedule::PerColor ? "per colour" : "one group"; }
 
 test::GpuFactory factoryOf(SolverKind kind) { return kind == SolverKind::Xpbd ? makeXpbdSolverGpu : makePbdSolverGpu; }
 
 TEST(PbScheduleParity, XpbdNeoHookeanBeamWithDampingOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (GpuSchedule schedule : kSchedules) {
-    SCOPED_TRACE(nameOf(schedule));
+  for (GpuSchedule schedule : test::kForcedSchedules) {
+    SCOPED_TRACE(test::scheduleName(schedule));
     SolverSettings s = baseSettings(SolverKind::Xpbd);
     s.step.gpuSchedule = schedule;
     s.step.constraints.neoHookean = true;
@@ -43,9 +41,9 @@ TEST(PbScheduleParity, XpbdNeoHookeanBeamWithDampingOnEverySchedule) {
 
 TEST(PbScheduleParity, TethersAndCappedMouseBothSolversOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (GpuSchedule schedule : kSchedules)
+  for (GpuSchedule schedule : test::kForcedSchedules)
     for (SolverKind kind : {SolverKind::Xpbd, SolverKind::Pbd}) {
-      SCOPED_TRACE(nameOf(schedule));
+      SCOPED_TRACE(test::scheduleName(schedule));
       SCOPED_TRACE(kind == SolverKind::Xpbd ? "XPBD" : "PBD");
       SolverSettings s = baseSettings(kind);
       s.step.gpuSchedule = schedule;
@@ -70,21 +68,12 @@ TEST(PbScheduleParity, TethersAndCappedMouseBothSolversOnEverySchedule) {
 // positions on the two), which is the per-colour script's own difference.
 TEST(PbScheduleParity, XpbdDroppedBoxOnEveryColliderWithFrictionOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (GpuSchedule schedule : kSchedules) {
-    SCOPED_TRACE(nameOf(schedule));
+  for (GpuSchedule schedule : test::kForcedSchedules) {
+    SCOPED_TRACE(test::scheduleName(schedule));
     SolverSettings s = baseSettings(SolverKind::Xpbd);
     s.step.gpuSchedule = schedule;
     s.colliders.ground.height = 0.0f;
-    s.colliders.ground.friction = 0.6f;
-    s.colliders.spheres.push_back({glm::vec3(0.05f, 0.1f, 0.0f), 0.08f, 0.3f});
-    BoxCollider box;
-    box.center = glm::vec3(-0.15f, 0.05f, 0.05f);
-    box.halfExtents = glm::vec3(0.06f, 0.05f, 0.08f);
-    const float a = 0.4f;
-    box.rotation = glm::mat3(glm::vec3(std::cos(a), 0.0f, -std::sin(a)), glm::vec3(0.0f, 1.0f, 0.0f),
-                             glm::vec3(std::sin(a), 0.0f, std::cos(a)));
-    s.colliders.boxes.push_back(box);
-    s.colliders.capsules.push_back({glm::vec3(-0.2f, 0.04f, -0.2f), glm::vec3(0.2f, 0.04f, -0.1f), 0.04f, 0.5f});
+    test::addSphereBoxCapsule(s);
     s.positionBased.contactOffset = 0.002f;
     Comparison c = runBoth(ctx, droppedBox(), s, makeXpbdSolverGpu);
     EXPECT_PB_PARITY(c, 0.1, kMaxRelativeError);
@@ -93,9 +82,9 @@ TEST(PbScheduleParity, XpbdDroppedBoxOnEveryColliderWithFrictionOnEverySchedule)
 
 TEST(PbScheduleParity, PbdGaussSeidelAndJacobiBeamOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (GpuSchedule schedule : kSchedules)
+  for (GpuSchedule schedule : test::kForcedSchedules)
     for (PbdScheme scheme : {PbdScheme::GaussSeidel, PbdScheme::Jacobi}) {
-      SCOPED_TRACE(nameOf(schedule));
+      SCOPED_TRACE(test::scheduleName(schedule));
       SCOPED_TRACE(scheme == PbdScheme::Jacobi ? "Jacobi" : "Gauss-Seidel");
       SolverSettings s = baseSettings(SolverKind::Pbd);
       s.step.gpuSchedule = schedule;

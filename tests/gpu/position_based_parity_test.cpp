@@ -73,16 +73,7 @@ TEST(XpbdGpuParity, ContactsWithGroundAndEveryColliderKind) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   SolverSettings s = baseSettings(SolverKind::Xpbd);
   s.colliders.ground.height = 0.0f;
-  s.colliders.ground.friction = 0.6f;
-  s.colliders.spheres.push_back({glm::vec3(0.05f, 0.1f, 0.0f), 0.08f, 0.3f});
-  BoxCollider box;
-  box.center = glm::vec3(-0.15f, 0.05f, 0.05f);
-  box.halfExtents = glm::vec3(0.06f, 0.05f, 0.08f);
-  const float a = 0.4f;
-  box.rotation = glm::mat3(glm::vec3(std::cos(a), 0.0f, -std::sin(a)), glm::vec3(0.0f, 1.0f, 0.0f),
-                           glm::vec3(std::sin(a), 0.0f, std::cos(a)));
-  s.colliders.boxes.push_back(box);
-  s.colliders.capsules.push_back({glm::vec3(-0.2f, 0.04f, -0.2f), glm::vec3(0.2f, 0.04f, -0.1f), 0.04f, 0.5f});
+  test::addSphereBoxCapsule(s);
   s.positionBased.contactOffset = 0.002f;
   Comparison c = runBoth(ctx, droppedBox(), s, makeXpbdSolverGpu);
   EXPECT_PARITY(c, 0.1);

@@ -39,6 +39,7 @@
 #include "gpu/solvers/gpu_solver_factory.h"
 #include "gpu/solvers/gpu_stepper.h"
 #include "gpu_test_context.h"
+#include "parity_scenes.h"
 
 namespace tetlab::test {
 
@@ -132,16 +133,7 @@ inline void makeSlidingBlock(ContactSurface surface, float thickness, VbdScene& 
 // and capsule are sampled every iteration but, as it happens, never touched).
 inline void addTumblingColliders(SolverSettings& s) {
   s.step.constraints.edges = true;
-  s.colliders.ground.friction = 0.6f;
-  s.colliders.spheres.push_back({glm::vec3(0.05f, 0.1f, 0.0f), 0.08f, 0.3f});
-  BoxCollider box;
-  box.center = glm::vec3(-0.15f, 0.05f, 0.05f);
-  box.halfExtents = glm::vec3(0.06f, 0.05f, 0.08f);
-  const float a = 0.4f;
-  box.rotation = glm::mat3(glm::vec3(std::cos(a), 0.0f, -std::sin(a)), glm::vec3(0.0f, 1.0f, 0.0f),
-                           glm::vec3(std::sin(a), 0.0f, std::cos(a)));
-  s.colliders.boxes.push_back(box);
-  s.colliders.capsules.push_back({glm::vec3(-0.2f, 0.04f, -0.2f), glm::vec3(0.2f, 0.04f, -0.1f), 0.04f, 0.5f});
+  addSphereBoxCapsule(s);
   s.vbd.contactThickness = 0.002f;
   s.avbd.primal.contactThickness = 0.002f;
 }
@@ -325,10 +317,6 @@ inline SolverSettings avbdHardRowsBeamSettings() {
   s.avbd.beta = 1.0e6f;
   return s;
 }
-
-// The OpenCL launch schedules the schedule parity tests run one at a time.
-inline constexpr GpuSchedule kForcedSchedules[] = {GpuSchedule::PerColor, GpuSchedule::OneGroup};
-inline const char* scheduleName(GpuSchedule s) { return s == GpuSchedule::PerColor ? "per colour" : "one group"; }
 
 }  // namespace tetlab::test
 

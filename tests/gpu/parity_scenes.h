@@ -1,0 +1,34 @@
+#pragma once
+// Pieces both parity utilities use (vbd_parity_util.h for VBD/AVBD,
+// pb_parity_util.h for PBD/XPBD): the collider set the contact scenes are
+// thrown at, and the OpenCL launch schedules the schedule tests force.
+#include <cmath>
+
+#include <glm/mat3x3.hpp>
+#include <glm/vec3.hpp>
+
+#include "core/sim/solver_settings.h"
+
+namespace tetlab::test {
+
+// A sphere next to a box turned 0.4 rad about y and a capsule over the
+// ground (friction 0.6): a block dropped near the origin hits the sphere and
+// tumbles off; every collider kind is sampled every iteration.
+inline void addSphereBoxCapsule(SolverSettings& s) {
+  s.colliders.ground.friction = 0.6f;
+  s.colliders.spheres.push_back({glm::vec3(0.05f, 0.1f, 0.0f), 0.08f, 0.3f});
+  BoxCollider box;
+  box.center = glm::vec3(-0.15f, 0.05f, 0.05f);
+  box.halfExtents = glm::vec3(0.06f, 0.05f, 0.08f);
+  const float a = 0.4f;
+  box.rotation = glm::mat3(glm::vec3(std::cos(a), 0.0f, -std::sin(a)), glm::vec3(0.0f, 1.0f, 0.0f),
+                           glm::vec3(std::sin(a), 0.0f, std::cos(a)));
+  s.colliders.boxes.push_back(box);
+  s.colliders.capsules.push_back({glm::vec3(-0.2f, 0.04f, -0.2f), glm::vec3(0.2f, 0.04f, -0.1f), 0.04f, 0.5f});
+}
+
+// The OpenCL launch schedules the schedule parity tests run one at a time.
+inline constexpr GpuSchedule kForcedSchedules[] = {GpuSchedule::PerColor, GpuSchedule::OneGroup};
+inline const char* scheduleName(GpuSchedule s) { return s == GpuSchedule::PerColor ? "per colour" : "one group"; }
+
+}  // namespace tetlab::test
