@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gpu/cl/cl_error.h"
+#include "gpu/cl/compiler_log.h"
 
 namespace tetlab {
 
@@ -190,7 +191,7 @@ Result<BuiltProgram> buildProgram(const cl::Context& context, const cl::Device& 
 
   std::string log;
   program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
-  log = trimLog(std::move(log));
+  log = attributeCompilerLog(trimLog(std::move(log)), source);
   if (buildErr != CL_SUCCESS) {
     std::string msg = "OpenCL build of " + std::string(name) + " failed on " + deviceName + " (" +
                       clErrorName(buildErr) + ")";
