@@ -21,6 +21,10 @@
 
 namespace tetlab {
 
+// True when the environment sets TETLAB_CL_POISON=1: new device buffers are
+// then filled with 0xff bytes instead of whatever the allocator returns.
+bool poisonNewDeviceBuffers();
+
 template <class T>
 class DeviceBuffer {
   static_assert(std::is_trivially_copyable_v<T>, "device buffer elements are copied bytewise");
@@ -37,7 +41,15 @@ class DeviceBuffer {
     b.count_ = count;
     if (count == 0) return b;
     cl_int err = CL_SUCCESS;
-    b.buffer_ = cl::Buffer(context, flags, count * sizeof(T), nullptr, &err);
+    if (poisonNewDeviceBuffers() && (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) == 0) {
+      // Debug aid: every byte 0xff (NaN floats, 0xffffffff uints), so a kernel
+      // reading memory nobody wrote shows up on any device, not only on GPUs
+      // whose fresh allocations happen to hold old data.
+      std::vector<unsigned char> poison(count * sizeof(T), 0xffu);
+      b.buffer_ = cl::Buffer(context, flags | CL_MEM_COPY_HOST_PTR, count * sizeof(T), poison.data(), &err);
+    } else {
+      b.buffer_ = cl::Buffer(context, flags, count * sizeof(T), nullptr, &err);
+    }
     if (err != CL_SUCCESS)
       return clError("allocating device buffer " + std::string(label) + " (" + std::to_string(count * sizeof(T)) +
                          " bytes)",

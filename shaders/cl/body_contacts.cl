@@ -102,9 +102,13 @@ static inline uint bc_group_scan(__local uint* tmp, uint value) {
 __kernel void bc_reset(__global uint* buckets, const uint tableSize, __global uint* contacts, const uint slotCount,
                        const uint vertexN, __global uint* counters, __global uint* gridCounters) {
   __global uint* vertexCount = contacts + TL_BC_VERTEX_COUNT_BASE(slotCount);
+  __global uint* vertexItems = contacts + TL_BC_VERTEX_ITEMS_BASE(slotCount, vertexN);
   const uint i = get_global_id(0);
   if (i < tableSize) buckets[i] = 0u;
-  if (i < vertexN) vertexCount[i] = 0u;
+  if (i < vertexN) {
+    vertexCount[i] = 0u;
+    for (uint k = 0; k < BC_K; ++k) vertexItems[i * BC_K + k] = BC_NO_CONTACT;  // bc_add_item's "empty"
+  }
   if (i < 2u) {
     counters[i] = 0u;
     gridCounters[i] = 0u;
@@ -287,23 +291,27 @@ static inline void bc_consider(uint t, uint p, uint body, float3 yp, __global co
   best->n = n;
 }
 
-// Appends item to vertex v's list, or counts it dropped when the list is full
-// (compare-and-swap so vertexCount never exceeds K).
+// Inserts item into vertex v's list, which keeps the K smallest items in
+// ascending order: the CPU's list (slots visited in order, items s*4+k
+// appended, later ones dropped when full), whatever order the work-items run
+// in. Each position keeps the smaller of its value and the arriving one and
+// passes the larger on (atomic_min), so position k ends as the (k+1)-th
+// smallest item; one passed beyond the last position is dropped and counted.
+// A first-come append, as before, kept whichever items arrived first on a GPU
+// (seen as intermittent CPU/GPU mismatches on an H100) and summed a vertex's
+// contacts in a run-dependent order.
 static inline void bc_add_item(__global uint* vertexCount, __global uint* vertexItems, __global uint* counters, uint v,
                                uint item) {
-  uint seen = 0u;
-  for (;;) {
-    if (seen >= BC_K) {
-      atomic_inc(&counters[1]);
+  __global uint* list = vertexItems + v * BC_K;
+  for (uint k = 0; k < BC_K; ++k) {
+    const uint prev = atomic_min(&list[k], item);
+    if (prev == BC_NO_CONTACT) {  // an empty position took it
+      atomic_inc(&vertexCount[v]);
       return;
     }
-    const uint prev = atomic_cmpxchg(&vertexCount[v], seen, seen + 1u);
-    if (prev == seen) {
-      vertexItems[v * BC_K + seen] = item;
-      return;
-    }
-    seen = prev;
+    item = max(prev, item);  // the larger one moves on
   }
+  atomic_inc(&counters[1]);
 }
 
 // params: (searchRadius, thickness, friction, tie tolerance).

@@ -2,8 +2,9 @@
 // against the CPU detection (core/sim/body_contact_detection.h), which is the
 // rule: on the same prediction y both must choose the same triangle per slot
 // (ids exact), with normal and weights equal to float rounding, the same
-// active/overflow counts and the same item SET per vertex (the order within a
-// vertex list follows the device atomics). Also: the grid table's overflow
+// active/overflow counts and the same items per vertex in the same order
+// (ascending; the K smallest when a vertex has more, whatever order the
+// device's work-items ran in). Also: the grid table's overflow
 // path (exact result through the all-triangles fallback, reported, then
 // grown), and the stepper running detection in every substep.
 #include <gtest/gtest.h>
@@ -73,9 +74,9 @@ BodyContacts detectOnDevice(const ClContext& ctx, DeviceDetection& d, const Stat
 
 std::vector<uint32_t> itemsOf(const BodyContacts& c, uint32_t v) {
   const auto first = c.vertexItems.begin() + ptrdiff_t(size_t(v) * kMaxContactsPerVertex);
-  std::vector<uint32_t> items(first, first + c.vertexCount[v]);
-  std::sort(items.begin(), items.end());
-  return items;
+  // Unsorted: the device keeps the CPU's order (ascending items, the K smallest
+  // when a vertex has more), so the solvers sum a vertex's contacts alike.
+  return std::vector<uint32_t>(first, first + c.vertexCount[v]);
 }
 
 void expectSameSlots(const BodyContacts& cpu, const BodyContacts& gpu) {
@@ -92,7 +93,7 @@ void expectSameSlots(const BodyContacts& cpu, const BodyContacts& gpu) {
   }
 }
 
-// Same slots, and the same item set under every vertex.
+// Same slots, and the same items in the same order under every vertex.
 void expectSameContacts(const BodyContacts& cpu, const BodyContacts& gpu) {
   expectSameSlots(cpu, gpu);
   ASSERT_EQ(gpu.vertexCount.size(), cpu.vertexCount.size());
@@ -244,10 +245,12 @@ TEST(BodyContactDetectionGpu, TinyTableOverflowsIsReportedStaysExactAndGrows) {
   EXPECT_LE(second.peakEntries, second.entryCapacity);
 }
 
-TEST(BodyContactDetectionGpu, PerVertexOverflowDropsTheSameNumberOfItemsAsTheCpu) {
+TEST(BodyContactDetectionGpu, PerVertexOverflowKeepsTheSameItemsAsTheCpu) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   // A fine box (81 bottom vertices) on a coarse one (top face: 2 triangles):
-  // the coarse top corners are in far more than K contacts.
+  // the coarse top corners are in far more than K contacts. The CPU keeps the
+  // first K by slot; the device must keep the same ones, in the same order,
+  // although on a GPU the slots arrive in any order.
   const SimModel model = buildBodies({makeBoxTetMesh({0, 0, 0}, {1, 0.5f, 1}, {1, 1, 1}),
                                       makeBoxTetMesh({0, 0.505f, 0}, {1, 0.2f, 1}, {8, 1, 8})});
   const State state = makeState(model);
@@ -257,15 +260,10 @@ TEST(BodyContactDetectionGpu, PerVertexOverflowDropsTheSameNumberOfItemsAsTheCpu
   auto d = makeDeviceDetection(ctx, model, state);
   ASSERT_TRUE(d);
   const BodyContacts gpu = detectOnDevice(ctx, *d, state, params);
-  expectSameSlots(cpu, gpu);
-  // Which items a full list keeps depends on arrival order; the counts do not,
-  // and every kept item is one of the vertex's contacts.
-  for (uint32_t v = 0; v < model.vertexCount(); ++v) {
-    ASSERT_EQ(gpu.vertexCount[v], cpu.vertexCount[v]) << "vertex " << v;
-    for (uint32_t item : itemsOf(gpu, v)) EXPECT_EQ(gpu.ids[item / 4][item % 4], v) << "vertex " << v;
-    const std::vector<uint32_t> items = itemsOf(gpu, v);
-    EXPECT_EQ(std::adjacent_find(items.begin(), items.end()), items.end()) << "duplicate item at vertex " << v;
-  }
+  expectSameContacts(cpu, gpu);
+  uint32_t fullLists = 0;
+  for (uint32_t v = 0; v < model.vertexCount(); ++v) fullLists += cpu.vertexCount[v] == kMaxContactsPerVertex;
+  EXPECT_GT(fullLists, 0u);
 }
 
 // The stepper's substep loop with a solver that takes the prediction as is
