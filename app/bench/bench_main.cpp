@@ -8,8 +8,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/bench/bench_metrics.h"
+#include "app/bench/bench_report.h"
 #include "app/bench/bench_runner.h"
 #include "app/bench/conformance_mode.h"
+#include "app/bench/device_bandwidth.h"
 #include "app/conformance/conformance_search.h"
 #include "core/scene/enum_names.h"
 #include "gpu/cl/cl_devices.h"
@@ -32,9 +35,17 @@ void printResult(const BenchResult& r) {
                 backendName(r.backend), r.vertices, r.tets, r.substeps, r.iterations, r.error.c_str());
     return;
   }
-  std::printf("%-8s %-5s %-7s %7u %7u  %3d x %-3d  %10.2f %10.2f %10.2f %9u\n", r.scene.c_str(), solverName(r.solver),
-              backendName(r.backend), r.vertices, r.tets, r.substeps, r.iterations, r.medianMs, r.p10Ms, r.p90Ms,
-              r.launches);
+  std::printf("%-8s %-5s %-7s %7u %7u  %3d x %-3d  %10.2f %10.2f %10.2f %9u %10.2f  %s\n", r.scene.c_str(),
+              solverName(r.solver), backendName(r.backend), r.vertices, r.tets, r.substeps, r.iterations, r.medianMs,
+              r.p10Ms, r.p90Ms, r.launches, tetIterationsPerSecond(r) * 1e-6, r.schedule.c_str());
+}
+
+// Writes `text` to `path`; false (with a message naming the file) when it cannot.
+bool writeTextFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  if (out << text) return true;
+  std::cerr << "tetlab-bench: cannot write '" << path << "': check the folder exists and is writable\n";
+  return false;
 }
 
 }  // namespace
@@ -61,6 +72,15 @@ int main(int argc, char** argv) {
   app.add_option("--schedule", schedule, "OpenCL VBD, PBD and XPBD launch schedule: auto, per_color or one_group")
       ->check(CLI::IsMember({"auto", "per_color", "one_group"}));
   app.add_option("--csv", csvPath, "also write every case as a CSV row");
+  std::string jsonPath, markdownPath, convergencePath;
+  app.add_option("--json", jsonPath, "also write the run (every case, its stages and convergence curve) as JSON");
+  app.add_option("--markdown", markdownPath, "also write the table as Markdown");
+  app.add_option("--convergence", convergencePath,
+                 "also write each case's residual after each iteration of the last substep against time (CSV; "
+                 "scripts/plot-convergence.sh draws it)");
+  bool noCopyBandwidth = false;
+  app.add_flag("--no-copy-bandwidth", noCopyBandwidth,
+               "skip the copy-kernel measurement of the OpenCL device's bandwidth");
   app.add_flag("--stages", stages, "time and print the stages (OpenCL: profiling events, which add their own cost)");
   bool quick = false;
   app.add_flag("--quick", quick,
@@ -146,12 +166,26 @@ int main(int argc, char** argv) {
 
   std::optional<ClContext> ctx;
   std::string noDevice;
+  BenchRunInfo info;
+  info.frames = config.frames;
+  info.warmup = config.warmup;
   if (std::find(backendKinds.begin(), backendKinds.end(), BenchBackend::OpenCl) != backendKinds.end()) {
     auto env = readDeviceChoiceEnv();
     auto made = env ? createClContext({mergeDeviceChoice(cli, *env), {}}) : Result<ClContext>(env.error());
     if (made) {
       ctx = std::move(*made);
-      std::printf("OpenCL device: %s\n", describeDevice(ctx->info).c_str());
+      info.device = describeDevice(ctx->info);
+      std::printf("OpenCL device: %s\n", info.device.c_str());
+      if (!noCopyBandwidth) {
+        auto copy = measureCopyBandwidth(*ctx);
+        if (copy) {
+          info.copyBytesPerSecond = copy->bytesPerSecond;
+          std::printf("copy-kernel bandwidth: %.1f GB/s (read + write, %zu MiB buffers, median of %d copies)\n",
+                      copy->bytesPerSecond * 1e-9, copy->bufferBytes >> 20, copy->copies);
+        } else {
+          std::fprintf(stderr, "tetlab-bench: copy bandwidth not measured: %s\n", copy.error().message.c_str());
+        }
+      }
     } else {
       noDevice = made.error().message;
       std::fprintf(stderr, "tetlab-bench: %s\n", noDevice.c_str());
@@ -165,13 +199,13 @@ int main(int argc, char** argv) {
       std::cerr << "tetlab-bench: cannot write '" << csvPath << "': check the folder exists and is writable\n";
       return 1;
     }
-    csv << "scene,vertices,tets,solver,backend,substeps,iterations,ok,median_ms,p10_ms,p90_ms,launches,error\n";
+    writeCsvHeader(csv);
   }
 
   std::printf("%d timed frames after %d warm-up frames per case; times are wall-clock ms per frame\n\n",
               config.frames, config.warmup);
-  std::printf("%-8s %-5s %-7s %7s %7s  %-9s  %10s %10s %10s %9s\n", "scene", "solver", "backend", "verts", "tets",
-              "sub x it", "median", "p10", "p90", "launches");
+  std::printf("%-8s %-5s %-7s %7s %7s  %-9s  %10s %10s %10s %9s %10s  %s\n", "scene", "solver", "backend", "verts",
+              "tets", "sub x it", "median", "p10", "p90", "launches", "Mtet-it/s", "schedule");
   std::vector<BenchResult> results;
   bool anyFailed = false;
   for (const std::string& name : splitList(scenes)) {
@@ -189,10 +223,7 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
         if (stages && r.ok)
           for (const StageMedian& s : r.stages) std::printf("%40s %-28s %8.3f ms\n", "", s.name.c_str(), s.ms);
-        if (csv.is_open())
-          csv << r.scene << ',' << r.vertices << ',' << r.tets << ',' << solverName(r.solver) << ','
-              << backendName(r.backend) << ',' << r.substeps << ',' << r.iterations << ',' << (r.ok ? 1 : 0) << ','
-              << r.medianMs << ',' << r.p10Ms << ',' << r.p90Ms << ',' << r.launches << ",\"" << r.error << "\"\n";
+        if (csv.is_open()) writeCsvRow(csv, r, info);
         anyFailed = anyFailed || !r.ok;
         results.push_back(std::move(r));
       }
@@ -223,5 +254,27 @@ int main(int argc, char** argv) {
     std::printf("%-8s %-5s %-7s %10.3f ms of %10.2f ms  %6u contacts\n", r.scene.c_str(), solverName(r.solver),
                 backendName(r.backend), ms, r.medianMs, r.bodyContacts);
   }
+  // Traffic against the copy kernel: the solve's minimum bytes (bench_metrics.h) per second.
+  header = false;
+  for (const BenchResult& r : results) {
+    const double share = copyBandwidthShare(r, info);
+    if (!(share > 0.0)) continue;
+    if (!header)
+      std::printf("\nminimum solve traffic (%.0f B per tet-iteration) against the copy kernel's %.1f GB/s\n",
+                  kMinBytesPerTetIteration, info.copyBytesPerSecond * 1e-9);
+    header = true;
+    std::printf("%-8s %-5s %10.2f GB/s  %5.1f %%\n", r.scene.c_str(), solverName(r.solver),
+                minimumSolveBandwidth(r) * 1e-9, 100.0 * share);
+  }
+
+  bool written = true;
+  if (!jsonPath.empty()) written = writeTextFile(jsonPath, benchJson(results, info)) && written;
+  if (!markdownPath.empty()) written = writeTextFile(markdownPath, benchMarkdown(results, info)) && written;
+  if (!convergencePath.empty()) {
+    std::ostringstream curves;
+    writeConvergenceCsv(curves, results);
+    written = writeTextFile(convergencePath, curves.str()) && written;
+  }
+  if (!written) return 1;
   return anyFailed ? 3 : 0;
 }

@@ -129,6 +129,8 @@ void runSimulator(Simulator& sim, const SolverSettings& settings, const BenchCon
   for (Stage stage : kAllStages)
     if (timed[size_t(stage)]) out.stages.push_back({stageName(stage), quantile(stageMs[size_t(stage)], 0.5)});
   out.bodyContacts = diag.bodyContacts;
+  out.schedule = diag.schedule;
+  out.residualHistory = diag.residualHistory;
   out.ok = true;
 }
 

@@ -55,6 +55,10 @@ struct BenchResult {
   std::vector<StageMedian> stages;  // per frame, summed over substeps (CPU: wall, OpenCL: device time)
   uint32_t bodyContacts = 0;        // contacts of the last substep of the last frame
   uint32_t launches = 0;            // device commands per frame (median; 0 on the CPU reference)
+  std::string schedule;             // OpenCL: how the solve was launched ("" on the CPU reference)
+  // The solver's residual after each iteration of the last substep of the
+  // last timed frame (docs/solvers.md; empty where the backend does not record it).
+  std::vector<float> residualHistory;
 };
 
 // Median per-frame time of a stage, or a negative value when the case has none.
