@@ -55,6 +55,11 @@ class GpuSolver {
   }
   // How the last step's solve was launched, for the numbers panel (a static string).
   virtual const char* schedule() const { return "per colour"; }
+  // The name schedule() gives a solver whose whole step (integrated) or one
+  // substep can run in one work-group.
+  static const char* groupScheduleName(bool oneGroupRan, bool integratedRan) {
+    return !oneGroupRan ? "per colour" : integratedRan ? "one work-group per step" : "one work-group per substep";
+  }
   // The mouse attachment (State::mouse lives on the host; at most 8 vertices
   // reach the device, as kernel arguments). Applies from the next substep.
   virtual void setAttachment(const Attachment& mouse) = 0;

@@ -7,7 +7,7 @@ namespace tetlab {
 bool pbUsesOneGroup(const PbScheduleInputs& in) {
   if (in.requested == GpuSchedule::Auto && !in.isGpu && in.pbdSubstepOnly) return false;
   return oneGroupRule({in.requested, in.isGpu, in.computeUnits, in.largestColor, in.groupSize},
-                      kPbCpuOneGroupMaxColorOnTwoCores, kPbGpuOneGroupMaxRounds);
+                      kPbCpuOneGroupMaxColorOnTwoCores, in.pbd ? kPbdGpuOneGroupMaxRounds : kXpbdGpuOneGroupMaxRounds);
 }
 
 uint32_t pbCpuOneGroupMaxColor(uint32_t cores) { return scaledCpuLimit(kPbCpuOneGroupMaxColorOnTwoCores, cores); }

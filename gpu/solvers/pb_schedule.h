@@ -31,9 +31,17 @@ namespace tetlab {
 // launches gain so little from the second core is not measured here); the
 // limit is the largest measured colour, rounded up, not a measured crossover.
 inline constexpr uint32_t kPbCpuOneGroupMaxColorOnTwoCores = 4096;
-// A GPU: up to this many rounds of the group over a colour (each a tet
-// projection, ~1 us) against a launch of ~5-10 us (as VBD; not measured here).
-inline constexpr uint32_t kPbGpuOneGroupMaxRounds = 8;
+// A GPU: up to this many rounds of the group (at most 256 items) over the
+// largest colour. Measured on an NVIDIA H100 (hang preset, tetlab-bench
+// --schedule per_color|one_group, median ms per frame, one group vs per colour):
+//   XPBD  largest colour 64 (1 round) 2.73 vs 11.84; 325 (2) 6.21 vs 13.13;
+//         512 (2) 14.54 vs 18.28; 1728 (7) 69.73 vs 29.04; bunny_10k 329 (2) 2.14 vs 3.37
+//   PBD   largest colour 325 (2 rounds) 22.89 vs 12.75
+// XPBD's tet projection is cheap enough that two rounds still win; PBD's
+// group loses at two rounds (the one-round case was not measured for PBD; it
+// takes VBD's measured limit of one).
+inline constexpr uint32_t kXpbdGpuOneGroupMaxRounds = 2;
+inline constexpr uint32_t kPbdGpuOneGroupMaxRounds = 1;
 
 // The one-group kernel's work-group size on a CPU device. PoCL runs a group's
 // items one after another on one core, so more items buy nothing there, and
@@ -54,6 +62,7 @@ struct PbScheduleInputs {
   // the bench's contacts scene (8 bodies, 3072 tets, --quick, 2 cores), PBD
   // went 66 -> 78 ms per frame with one group while XPBD went 30 -> 22 ms.
   bool pbdSubstepOnly = false;
+  bool pbd = false;  // PBD (else XPBD): the GPU limits differ
 };
 
 // True: the one-group schedule.

@@ -203,7 +203,7 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
 
 bool PositionBasedGpu::oneGroup(const SolverSettings& settings, bool substepOnly) const {
   return pbUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor_, groupSize_,
-                         substepOnly && mode_ == ProjectionMode::Pbd});
+                         substepOnly && mode_ == ProjectionMode::Pbd, mode_ == ProjectionMode::Pbd});
 }
 
 // Launch nothing when the toggle is off, or when detection cannot find any
@@ -236,6 +236,8 @@ cl_int PositionBasedGpu::enqueueStep(const ClContext& ctx, const SolverSettings&
 cl_int PositionBasedGpu::enqueueGroup(const ClContext& ctx, const SolverSettings& settings, float h,
                                       uint32_t substeps, const FusedStep* integrate, DeviceState& s,
                                       Profiler& profiler) {
+  oneGroupRan_ = true;
+  integratedRan_ = integrate != nullptr;
   const ProjectionFamilies& f = families_;
   clm::PbGroupParams g = sections_;
   g.step = params_;
@@ -273,6 +275,7 @@ cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettin
   families_ = projectionFamilies(mode_, settings.step.constraints);
   if (!uploadIfChanged(ctx, settings)) return CL_OUT_OF_RESOURCES;
   if (oneGroup(settings, true)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
+  oneGroupRan_ = false;
 
   // XPBD Alg. 1 line 4-5 / PBD Alg. 1 line 5: start from the inertial prediction.
   cl_int e = ctx.queue.enqueueCopyBuffer(s.xInertial.buffer(), s.x.buffer(), 0, 0, s.x.bytes(), nullptr,

@@ -66,6 +66,7 @@ class PositionBasedGpu final : public GpuSolver {
   cl_int enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
                      DeviceState& state, Profiler& profiler) override;
   std::string pollKernels() override;
+  const char* schedule() const override { return groupScheduleName(oneGroupRan_, integratedRan_); }
   void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }
 
   // Re-reads the pinned set (x.w == 0) from the device and rebuilds the
@@ -93,6 +94,8 @@ class PositionBasedGpu final : public GpuSolver {
 
   KernelProgram program_;
   ProjectionMode mode_;
+  bool oneGroupRan_ = false;    // the last step's schedule (schedule()): one group,
+  bool integratedRan_ = false;  // and with predict and velocity inside (the whole step)
   const SimModel* model_ = nullptr;
   clm::PbParams params_{};  // this substep's (makePbParams)
   ProjectionFamilies families_;

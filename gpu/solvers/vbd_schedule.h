@@ -29,11 +29,20 @@ namespace tetlab {
 // --schedule, docs/benchmarks.md "VBD schedule"): one group is 25 % faster at
 // 680 vertices per colour and 20 % slower at 897, so m*(2) = 768.
 inline constexpr uint32_t kCpuOneGroupMaxColorOnTwoCores = 768;
-// A GPU runs a group's items in lock-step on one compute unit: one group
-// walks a colour in ceil(colour / group) rounds, each about a vertex solve
-// (~1 us), against a launch of ~5-10 us that would have spread it over every
-// compute unit. Up to this many rounds per colour the group is still ahead.
-inline constexpr uint32_t kGpuOneGroupMaxRounds = 8;
+// A GPU runs a group's items on one compute unit: one group walks a colour
+// in ceil(colour / group) rounds, each about one vertex solve, against a
+// launch that would have spread the colour over every compute unit. Measured
+// on an NVIDIA H100 (NVIDIA OpenCL 3.0, driver 580; tetlab-bench --schedule
+// per_color|one_group, hang preset, median ms per frame at 10 x 4, group of
+// at most 256):
+//   largest colour 109  (1 round)   VBD one group 5.86 vs per colour 6.32, AVBD 6.58 vs 7.51
+//   largest colour 278  (2 rounds)  VBD 10.08 vs 6.90, AVBD 10.87 vs 8.20
+//   largest colour 605  (3 rounds)  VBD 20.21 vs 7.74, AVBD 21.30 vs 9.06
+//   bunny_10k, 323      (2 rounds)  VBD 1 x 10: 4.82 vs 2.71
+// so one round per colour is the limit: a round of vertex solves costs about
+// what a launch costs there (~15 us), and two rounds already lose. A
+// 1024-item group was slower than 256 at every size (6.60 vs 5.88 at 109).
+inline constexpr uint32_t kGpuOneGroupMaxRounds = 1;
 
 struct VbdScheduleInputs {
   GpuSchedule requested = GpuSchedule::Auto;

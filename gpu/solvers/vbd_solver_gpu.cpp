@@ -56,9 +56,7 @@ class VbdSolverGpu final : public GpuSolver {
   cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
                         Profiler& profiler) override;
   bool fusesStep(const SolverSettings& settings, const DeviceState& state) const override;
-  const char* schedule() const override {
-    return !oneGroupRan_ ? "per colour" : integratedRan_ ? "one work-group per step" : "one work-group per substep";
-  }
+  const char* schedule() const override { return groupScheduleName(oneGroupRan_, integratedRan_); }
   cl_int enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
                      DeviceState& state, Profiler& profiler) override;
   void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }

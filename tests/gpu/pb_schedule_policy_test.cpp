@@ -61,10 +61,31 @@ TEST(PbSchedule, TheCpuLimitFollowsTheCoreCount) {
 }
 
 TEST(PbSchedule, AutoOnAGpuAllowsAFewRoundsPerGroup) {
-  const uint32_t limit = 256 * kPbGpuOneGroupMaxRounds;
+  const uint32_t limit = 256 * kXpbdGpuOneGroupMaxRounds;
   EXPECT_TRUE(pbUsesOneGroup(inputs(GpuSchedule::Auto, true, limit, 256)));
   EXPECT_FALSE(pbUsesOneGroup(inputs(GpuSchedule::Auto, true, limit + 1, 256)));
   EXPECT_FALSE(pbUsesOneGroup(inputs(GpuSchedule::Auto, true, limit, 64)));
+  PbScheduleInputs pbd = inputs(GpuSchedule::Auto, true, 256 * kPbdGpuOneGroupMaxRounds, 256);
+  pbd.pbd = true;
+  EXPECT_TRUE(pbUsesOneGroup(pbd));
+  pbd.largestColor += 1;
+  EXPECT_FALSE(pbUsesOneGroup(pbd));
+}
+
+// The H100 measurements behind the GPU limits (pb_schedule.h): auto picks
+// the faster schedule in every measured case.
+TEST(PbSchedule, AutoOnAGpuPicksTheFasterScheduleOfEachMeasuredCase) {
+  struct Measured {
+    uint32_t largestColor;
+    bool pbd;
+    bool oneGroupWon;
+  };
+  for (const Measured m : {Measured{64, false, true}, Measured{325, false, true}, Measured{512, false, true},
+                           Measured{329, false, true}, Measured{1728, false, false}, Measured{325, true, false}}) {
+    PbScheduleInputs in = inputs(GpuSchedule::Auto, true, m.largestColor, 256);
+    in.pbd = m.pbd;
+    EXPECT_EQ(pbUsesOneGroup(in), m.oneGroupWon) << m.largestColor << (m.pbd ? " PBD" : " XPBD");
+  }
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // devices it is about: a forced choice is kept where the kernel can run, the
 // automatic one follows the largest colour against each device kind's limit,
 // and the one-group size is a power of two within every limit.
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include "gpu/solvers/vbd_schedule.h"
@@ -60,6 +62,16 @@ TEST(VbdSchedule, AutoOnAGpuAllowsAFewRoundsPerGroup) {
   EXPECT_FALSE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, true, limit + 1, 256)));
   // A smaller group (a register-heavy kernel) lowers the limit with it.
   EXPECT_FALSE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, true, limit, 64)));
+}
+
+// The H100 measurements behind kGpuOneGroupMaxRounds (vbd_schedule.h), with
+// the group size the solver would pick: auto picks the faster schedule.
+TEST(VbdSchedule, AutoOnAGpuPicksTheFasterScheduleOfEachMeasuredCase) {
+  for (const auto& [largestColor, oneGroupWon] :
+       {std::pair<uint32_t, bool>{109, true}, {278, false}, {605, false}, {323, false}}) {
+    const size_t group = vbdOneGroupSize(256, 1024, 1024, largestColor);
+    EXPECT_EQ(vbdUsesOneGroup(inputs(GpuSchedule::Auto, true, largestColor, group)), oneGroupWon) << largestColor;
+  }
 }
 
 TEST(VbdSchedule, GroupSizeIsAPowerOfTwoWithinEveryLimit) {
