@@ -10,7 +10,8 @@
 //   one group   the whole step in one work-group (pb_step_group, pb_group.clh).
 //
 // The work of a launch is its elements; the rule takes the largest colour
-// (tets or edges, whichever is larger), like VBD's vertices per colour.
+// that will be projected (tets, and edges when edge constraints run), like
+// VBD's vertices per colour.
 #include <cstddef>
 #include <cstdint>
 
@@ -55,7 +56,7 @@ struct PbScheduleInputs {
   GpuSchedule requested = GpuSchedule::Auto;
   bool isGpu = false;
   uint32_t computeUnits = 0;  // CL_DEVICE_MAX_COMPUTE_UNITS (0: unknown, taken as 2)
-  uint32_t largestColor = 0;  // elements in the model's largest tet or edge colour
+  uint32_t largestColor = 0;  // elements in the largest projected tet (or edge) colour
   size_t groupSize = 0;       // work-group size of the one-group kernel (0: cannot run)
   // PBD asked for one substep's projection (the stepper detects body contacts
   // between substeps). Auto keeps per colour then on a CPU device: measured on

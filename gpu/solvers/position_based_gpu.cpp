@@ -108,15 +108,19 @@ Status PositionBasedGpu::packGroupInputs(const ClContext& ctx, const SimModel& m
   if (!b) return b.error();
   groupScratch_ = std::move(*b);
 
-  largestColor_ = 0;
-  for (const ColorRanges* r : {&model.tetColors, &model.edgeColors})
-    for (uint32_t c = 0; c < r->count(); ++c) largestColor_ = std::max(largestColor_, r->end(c) - r->begin(c));
+  const auto largest = [](const ColorRanges& r) {
+    uint32_t m = 0;
+    for (uint32_t c = 0; c < r.count(); ++c) m = std::max(m, r.end(c) - r.begin(c));
+    return m;
+  };
+  largestTetColor_ = largest(model.tetColors);
+  largestEdgeColor_ = largest(model.edgeColors);
   size_t kernelMax = 0;
   if (program_.kernel(kStepGroup).getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &kernelMax) != CL_SUCCESS)
     kernelMax = 0;
   // No local arrays: 256 bounds the group as VBD's (VBD_GROUP_MAX).
   groupSize_ = vbdOneGroupSize(isGpu_ ? 256 : kPbCpuGroupSize, ctx.info.maxWorkGroupSize, kernelMax,
-                              std::max(largestColor_, n));
+                              std::max({largestTetColor_, largestEdgeColor_, n}));
   return Ok{};
 }
 
@@ -202,7 +206,10 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
 }
 
 bool PositionBasedGpu::oneGroup(const SolverSettings& settings, bool substepOnly) const {
-  return pbUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor_, groupSize_,
+  // The colours that will be projected: edge colours (fewer, larger) only when edge constraints run.
+  const bool edges = projectionFamilies(mode_, settings.step.constraints).edges;
+  const uint32_t largestColor = edges ? std::max(largestTetColor_, largestEdgeColor_) : largestTetColor_;
+  return pbUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor, groupSize_,
                          substepOnly && mode_ == ProjectionMode::Pbd, mode_ == ProjectionMode::Pbd});
 }
 

@@ -119,7 +119,8 @@ class PositionBasedGpu final : public GpuSolver {
   // One-group schedule (pb_group.clh): the packed inputs (PbGroupParams's sections).
   bool isGpu_ = false;
   uint32_t computeUnits_ = 0;
-  uint32_t largestColor_ = 0;  // elements in the largest tet or edge colour (the schedule rule)
+  uint32_t largestTetColor_ = 0;   // elements in the largest tet colour (the schedule rule)
+  uint32_t largestEdgeColor_ = 0;  // and edge colour, counted when edge constraints run
   size_t groupSize_ = 0;       // the group kernel's work-group size (0: it cannot run)
   clm::PbGroupParams sections_{};  // section bases and counts, filled by packGroupInputs
   std::vector<uint32_t> groupTopologyHost_;  // kept to rewrite the tether section on a slack change
