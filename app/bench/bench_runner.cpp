@@ -62,9 +62,9 @@ Result<Scene> makeContactsScene(const BenchConfig& config) {
   return scene;
 }
 
-// "scene:NAME" (a preset of assets/scenes) or "scene:FILE.json": the scene as
-// the window and `tetlab run --scene` build it, pins and start velocities included.
-Result<Scene> makeSceneFileScene(const std::string& nameOrPath) {
+}  // namespace
+
+Result<LoadedSceneFile> loadBenchSceneFile(const std::string& nameOrPath) {
   const std::filesystem::path assets = TETLAB_ASSET_DIR;
   std::filesystem::path path = nameOrPath;
   if (path.extension() != ".json") path = assets / "scenes" / (nameOrPath + ".json");
@@ -75,7 +75,17 @@ Result<Scene> makeSceneFileScene(const std::string& nameOrPath) {
   Result<BuiltScene> built = buildScene(*desc, options);
   if (!built) return Error{path.string() + ": " + built.error().message};
   built->scene.name = path.stem().string();  // short, for the table and the CSV
-  return std::move(built->scene);
+  return LoadedSceneFile{std::move(*desc), std::move(*built)};
+}
+
+namespace {
+
+// "scene:NAME" (a preset of assets/scenes) or "scene:FILE.json": the scene as
+// the window and `tetlab run --scene` build it, pins and start velocities included.
+Result<Scene> makeSceneFileScene(const std::string& nameOrPath) {
+  Result<LoadedSceneFile> loaded = loadBenchSceneFile(nameOrPath);
+  if (!loaded) return loaded.error();
+  return std::move(loaded->built.scene);
 }
 
 // One case on either backend, through the Simulator interface: the wall

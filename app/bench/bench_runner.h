@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/scene/scene_build.h"
 #include "core/sim/presets.h"
 #include "core/sim/step_settings.h"
 #include "gpu/cl/cl_context.h"
@@ -70,6 +71,14 @@ double stageMedianMs(const BenchResult& r, const std::string& name);
 // "scene:FILE.json" for a scene file (NAME: one of assets/scenes, the
 // window's presets) with its own settings, pins and start velocities.
 Result<Scene> makeBenchScene(const std::string& name, const BenchConfig& config);
+
+// A scene file as the window loads it: its description (what a session keeps)
+// and the built scene. NAME: one of assets/scenes; else a path to a .json.
+struct LoadedSceneFile {
+  SceneDesc desc;
+  BuiltScene built;
+};
+Result<LoadedSceneFile> loadBenchSceneFile(const std::string& nameOrPath);
 
 // `ctx` is needed for the OpenCL backend (nullptr: the case reports why).
 BenchResult runBenchCase(const Scene& scene, SolverKind solver, BenchBackend backend, const BenchConfig& config,

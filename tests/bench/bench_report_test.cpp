@@ -7,6 +7,7 @@
 
 #include "app/bench/bench_metrics.h"
 #include "app/bench/bench_report.h"
+#include "app/bench/switch_latency.h"
 
 namespace tetlab {
 namespace {
@@ -121,6 +122,15 @@ TEST(BenchReport, ConvergenceCsvHasARowPerPoint) {
   const std::string s = out.str();
   EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 5);
   EXPECT_NE(s.find("beam,vbd,cpu,4,0.8,0.125"), std::string::npos) << s;
+}
+
+TEST(SwitchLatency, WorstReuseIgnoresFirstUsesAndFailures) {
+  const std::vector<SwitchTiming> t{{"backend opencl", true, 900.0, ""},
+                                    {"solver xpbd", false, 40.0, ""},
+                                    {"solver vbd", false, 500.0, "blew up"},
+                                    {"backend cpu", false, 12.0, ""}};
+  EXPECT_DOUBLE_EQ(worstReuseMs(t), 40.0);
+  EXPECT_DOUBLE_EQ(worstReuseMs({}), 0.0);
 }
 
 }  // namespace
