@@ -35,8 +35,8 @@ inline constexpr uint32_t kPbCpuOneGroupMaxColorOnTwoCores = 4096;
 // A GPU: up to this many rounds of the group (at most 256 items) over the
 // largest colour. Measured on an NVIDIA H100 (hang preset, tetlab-bench
 // --schedule per_color|one_group, median ms per frame, one group vs per colour):
-//   XPBD  largest colour 64 (1 round) 2.73 vs 11.84; 325 (2) 6.21 vs 13.13;
-//         512 (2) 14.54 vs 18.28; 1728 (7) 69.73 vs 29.04; bunny_10k 329 (2) 2.14 vs 3.37
+//   XPBD  largest colour 64 (1 round) 2.73 vs 15.59; 325 (2) 6.21 vs 13.13;
+//         512 (2) 14.54 vs 19.21; 1728 (7) 69.73 vs 29.04; bunny_10k 329 (2) 2.14 vs 3.37
 //   PBD   largest colour 325 (2 rounds) 22.89 vs 12.75
 // XPBD's tet projection is cheap enough that two rounds still win; PBD's
 // group loses at two rounds (the one-round case was not measured for PBD; it
