@@ -69,14 +69,17 @@ TEST(PositionBasedGpuParity, TethersAndCappedMouseAttachmentBothSolvers) {
   }
 }
 
-TEST(XpbdGpuParity, ContactsWithGroundAndEveryColliderKind) {
+TEST(PositionBasedGpuParity, ContactsWithGroundAndEveryColliderKindOnBothSolvers) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  SolverSettings s = baseSettings(SolverKind::Xpbd);
-  s.colliders.ground.height = 0.0f;
-  test::addSphereBoxCapsule(s);
-  s.positionBased.contactOffset = 0.002f;
-  Comparison c = runBoth(ctx, droppedBox(), s, makeXpbdSolverGpu);
-  EXPECT_PARITY(c, 0.1);
+  for (SolverKind kind : {SolverKind::Xpbd, SolverKind::Pbd}) {
+    SCOPED_TRACE(kind == SolverKind::Xpbd ? "XPBD" : "PBD");
+    SolverSettings s = baseSettings(kind);
+    s.colliders.ground.height = 0.0f;
+    test::addSphereBoxCapsule(s);
+    s.positionBased.contactOffset = 0.002f;
+    Comparison c = runBoth(ctx, droppedBox(), s, kind == SolverKind::Xpbd ? makeXpbdSolverGpu : makePbdSolverGpu);
+    EXPECT_PARITY(c, 0.1);
+  }
 }
 
 TEST(PbdGpuParity, GaussSeidelBeamEveryMapping) {
