@@ -31,7 +31,7 @@ static_assert(sizeof(clm::VbdMouse) == 112);
 static_assert(sizeof(clm::VbdStepParams) == 112);
 static_assert(sizeof(clm::VbdGroupParams) == 288);
 static_assert(sizeof(clm::AvbdStepParams) == 176);
-static_assert(sizeof(clm::AvbdGroupParams) == 320);
+static_assert(sizeof(clm::AvbdGroupParams) == 336);
 static_assert(sizeof(clm::AvbdContactFrame) == 48);
 
 // Per-substep inputs of the shared assembly in the layouts the device uses,

@@ -12,6 +12,9 @@
 //     [vbd_residual_rms] (last substep of a step)                 "avbd.residual"
 //   or, on small models (gpu/solvers/vbd_schedule.h), every iteration above in
 //   one launch: avbd_solve_group (avbd_group.clh)                  "avbd.group"
+//   and, without body-contact detection between substeps (GpuStepper fuses
+//   the step), the whole step in that launch: predict, begin, initial guess,
+//   iterations and velocity of every substep
 //
 // lambda/penalty use the CPU's row layout (AvbdLayout), so a test can compare
 // them row by row. What the CPU keeps per substep in AvbdConstraints (edge and
@@ -70,12 +73,17 @@ class AvbdSolverGpu final : public GpuSolver {
   Status reset(const ClContext& ctx, const SimModel& model, DeviceState& state) override;
   cl_int enqueueSubstep(const ClContext& ctx, const SolverSettings& settings, float h, DeviceState& state,
                         Profiler& profiler) override;
+  bool fusesStep(const SolverSettings& settings, const DeviceState& state) const override;
+  cl_int enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
+                     DeviceState& state, Profiler& profiler) override;
   void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }
   std::string pollKernels() override {
     program_.poll();
     return program_.lastError();
   }
-  const char* schedule() const override { return oneGroupRan_ ? "iterations in one work-group" : "per colour"; }
+  const char* schedule() const override {
+    return !oneGroupRan_ ? "per colour" : integratedRan_ ? "one work-group per step" : "iterations in one work-group";
+  }
   bool measuresResidual() const override { return true; }
   void recordResidual(bool on) override { residual_.record(on); }
   Result<std::vector<float>> readResidualHistory(const ClContext& ctx) override { return residual_.read(ctx); }
@@ -91,15 +99,23 @@ class AvbdSolverGpu final : public GpuSolver {
                       uint32_t c, Profiler& profiler);
   cl_int enqueueDual(const ClContext& ctx, const SolverSettings& settings, const clm::AvbdStepParams& k,
                      DeviceState& s, const clm::VbdMouse& mouse, Profiler& profiler);
-  // All iterations of the substep in one work-group (avbd_group.clh).
+  // All iterations of the substep in one work-group (avbd_group.clh), or with
+  // `integrate` the whole step of `substeps` substeps.
   cl_int enqueueGroup(const ClContext& ctx, const SolverSettings& settings, const clm::AvbdStepParams& k,
-                      DeviceState& s, const clm::VbdMouse& mouse, Profiler& profiler);
+                      DeviceState& s, const clm::VbdMouse& mouse, uint32_t substeps, const FusedStep* integrate,
+                      Profiler& profiler);
+  bool oneGroup(const SolverSettings& settings) const {
+    return vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, fit_.largestColor, fit_.groupSize});
+  }
+  // Whether the mouse rows continue the last substep's drag (mouse.same), and remember this one.
+  uint32_t continueDrag();
 
   KernelProgram program_;
   bool isGpu_ = false;
   uint32_t computeUnits_ = 0;
   OneGroupFit fit_;            // the schedule rule's inputs for this model
-  bool oneGroupRan_ = false;   // the last substep's schedule (schedule())
+  bool oneGroupRan_ = false;   // the last substep's schedule (schedule()): one group,
+  bool integratedRan_ = false; // and with predict, begin, initial guess and velocity inside (the whole step)
   const SimModel* model_ = nullptr;
   AvbdLayout layout_;
   VbdFamilyInputs inputs_;
@@ -115,6 +131,7 @@ class AvbdSolverGpu final : public GpuSolver {
   DeviceBuffer<float> c0_;
   DeviceBuffer<glm::uvec4> bodyPrevIds_;  // per body-contact slot: (p, a, b, c) of the last substep
   DeviceBuffer<glm::vec4> snapshot_;      // body contacts: x of the colour being solved at its start
+  DeviceBuffer<uint32_t> noStatus_;       // empty: the group kernel's status argument when not integrating
   Attachment mouse_;
   uint32_t bodyContactSlots_ = 0;        // DeviceBodyContacts::slotCount (the packed arrays' sections)
   bool mouseActive_ = false;             // the last substep's drag, to notice a new one
@@ -213,10 +230,10 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
     e = setKernelArgs(init, n, k, uint32_t(settings.avbd.primal.initialGuess), s.x, s.v, vLast_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, program_.localSize(), profiler.record(stageInit_));
   }
-  const bool oneGroup =
-      vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, fit_.largestColor, fit_.groupSize});
-  oneGroupRan_ = oneGroup;
-  if (oneGroup) return e == CL_SUCCESS ? enqueueGroup(ctx, settings, k, s, mouse, profiler) : e;
+  const bool group = oneGroup(settings);
+  oneGroupRan_ = group;
+  integratedRan_ = false;
+  if (group) return e == CL_SUCCESS ? enqueueGroup(ctx, settings, k, s, mouse, 1u, nullptr, profiler) : e;
   const int iterations = std::max(settings.step.iterations, 1);
   if (e == CL_SUCCESS) e = residual_.begin(ctx, iterations);
   for (int it = 0; it < iterations && e == CL_SUCCESS; ++it) {
@@ -237,10 +254,7 @@ cl_int AvbdSolverGpu::enqueueBegin(const ClContext& ctx, const clm::AvbdStepPara
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, edges, s.edgeCount, local, profiler.record(stageBegin_));
   if (e != CL_SUCCESS) return e;
 
-  // A new drag (or another vertex set) starts from fresh multipliers.
-  mouse.same = mouse_.active && mouseActive_ && mouse_.vertices == mouseVertices_ ? 1u : 0u;
-  mouseActive_ = mouse_.active;
-  mouseVertices_ = mouse_.vertices;
+  mouse.same = continueDrag();
   cl::Kernel& m = program_.kernel(kBeginMouse);
   e = setKernelArgs(m, k, mouse, s.x, s.xPrev, s.mass, s.lambda, s.penalty, inputs_.mouseOffset);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, m, 1, 0, profiler.record(stageBegin_));
@@ -257,6 +271,44 @@ cl_int AvbdSolverGpu::enqueueBegin(const ClContext& ctx, const clm::AvbdStepPara
   e = setKernelArgs(b, bc.slotCount, on, k, bc.arrays, s.xPrev, bodyPrevIds_, c0_, s.lambda);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, b, bc.slotCount, local, profiler.record(stageBegin_));
   return e;
+}
+
+uint32_t AvbdSolverGpu::continueDrag() {
+  // A new drag (or another vertex set) starts from fresh multipliers.
+  const uint32_t same = mouse_.active && mouseActive_ && mouse_.vertices == mouseVertices_ ? 1u : 0u;
+  mouseActive_ = mouse_.active;
+  mouseVertices_ = mouse_.vertices;
+  return same;
+}
+
+bool AvbdSolverGpu::fusesStep(const SolverSettings& settings, const DeviceState& s) const {
+  return model_ != nullptr && s.vertexCount > 0 && oneGroup(settings);
+}
+
+cl_int AvbdSolverGpu::enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
+                                  DeviceState& s, Profiler& profiler) {
+  if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
+  if (s.lambda.size() != layout_.size || s.penalty.size() != layout_.size) return CL_INVALID_OPERATION;
+  if (registeredWith_ != &profiler) registerStages(profiler, s);
+  if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
+  clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
+  bodyContactSlots_ = s.bodyContacts.slotCount;
+  const clm::AvbdStepParams k = constants(settings, step.h, mouse);
+  mouse.same = continueDrag();  // the first substep's; the kernel continues the drag after it
+  oneGroupRan_ = true;
+  integratedRan_ = true;
+  // The stepper fuses only without detection, and has cleared the contact
+  // arrays: the body-contact rows' begin (which the kernel leaves out) then
+  // only clears them, once for the step as per substep.
+  const DeviceBodyContacts& bc = s.bodyContacts;
+  cl_int e = CL_SUCCESS;
+  if (bc.slotCount > 0) {
+    cl::Kernel& b = program_.kernel(kBeginBodyContacts);
+    const uint32_t on = (k.terms & VBD_TERM_BODY_CONTACTS) ? 1u : 0u;
+    e = setKernelArgs(b, bc.slotCount, on, k, bc.arrays, s.xPrev, bodyPrevIds_, c0_, s.lambda);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, b, bc.slotCount, program_.localSize(), profiler.record(stageBegin_));
+  }
+  return e == CL_SUCCESS ? enqueueGroup(ctx, settings, k, s, mouse, step.substeps, &step, profiler) : e;
 }
 
 cl_int AvbdSolverGpu::enqueueColor(const ClContext& ctx, clm::AvbdStepParams k, DeviceState& s,
@@ -322,7 +374,7 @@ cl_int AvbdSolverGpu::enqueueDual(const ClContext& ctx, const SolverSettings& se
 
 cl_int AvbdSolverGpu::enqueueGroup(const ClContext& ctx, const SolverSettings& settings,
                                    const clm::AvbdStepParams& k, DeviceState& s, const clm::VbdMouse& mouse,
-                                   Profiler& profiler) {
+                                   uint32_t substeps, const FusedStep* integrate, Profiler& profiler) {
   const bool bodyContacts = (k.terms & VBD_TERM_BODY_CONTACTS) && s.bodyContacts.slotCount > 0;
   clm::AvbdGroupParams g{};
   g.step = k;
@@ -331,17 +383,25 @@ cl_int AvbdSolverGpu::enqueueGroup(const ClContext& ctx, const SolverSettings& s
   g.iterations = uint32_t(std::max(settings.step.iterations, 1));
   g.colorCount = s.vertexColors.count();
   g.colorStartsBase = inputs_.colorStartsBase();
-  g.record = residual_.recording() ? 1u : 0u;
+  // The curve the CPU stepper keeps: the last substep's (recordResidual for a single substep).
+  g.recordSubstep = integrate ? substeps - 1 : (residual_.recording() ? 0u : substeps);
   g.dualEdges = settings.step.constraints.edges ? 1u : 0u;
   g.dualMouse = mouse_.active ? 1u : 0u;
   g.bodySlots = bodyContacts ? s.bodyContacts.slotCount : 0u;
   g.edgeCount = s.edgeCount;
-  cl_int e = g.record ? residual_.prepareHistory(ctx, int(g.iterations)) : CL_SUCCESS;
+  g.substeps = substeps;
+  g.integrate = integrate ? 1u : 0u;
+  g.initialGuess = uint32_t(settings.avbd.primal.initialGuess);
+  g.damping = integrate ? integrate->damping : 1.0f;
+  cl_int e = g.recordSubstep < substeps ? residual_.prepareHistory(ctx, int(g.iterations)) : CL_SUCCESS;
+  // Without integrate the kernel never reads the status buffer: an empty one passes NULL.
+  const DeviceBuffer<uint32_t>& status = integrate ? *integrate->status : noStatus_;
   cl::Kernel& kernel = program_.kernel(kSolveGroup);
   if (e == CL_SUCCESS)
     e = setKernelArgs(kernel, g, inputs_.topology, inputs_.restData, s.x, s.xPrev, s.xInertial, s.v, s.tets, s.DmInv,
                       s.edges, inputs_.bodies, inputs_.edgeStiffness, s.lambda, s.penalty, c0_, vertexRows_,
-                      inputs_.mouseOffset, snapshot_, s.bodyContacts.arrays, residual_.history());
+                      inputs_.mouseOffset, snapshot_, s.bodyContacts.arrays, residual_.history(), s.mass,
+                      inputs_.colliders.records, vLast_, status);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, kernel, fit_.groupSize, fit_.groupSize, profiler.record(stageGroup_));
   return e;
 }

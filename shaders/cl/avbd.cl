@@ -62,34 +62,50 @@ __kernel void avbd_begin_edges(const uint count, const AvbdStepParams p, __globa
 }
 
 // Mouse rows: a new drag (mouse.same == 0) starts from fresh multipliers; mouseOffset[1] = r(x^t).
+// One work-item's part of avbd_begin_mouse (also run by avbd_solve_group's whole step).
+static inline void avbd_begin_mouse_item(const AvbdStepParams* p, const VbdMouse* mouse, __global const float4* x,
+                                         __global const float4* xPrev, __global const float* mass,
+                                         __global float* lambda, __global float* penalty,
+                                         __global float4* mouseOffset) {
+  float heaviest = 0.0f;
+  for (uint k = 0; k < mouse->vertices; ++k)
+    heaviest = fmax(heaviest, avbd_mass_of(x[mouse->ids[k]], mass[mouse->ids[k]]));
+  avbd_begin_mouse_rows(p, mouse, heaviest, lambda, penalty);
+  if (mouse->active)
+    mouseOffset[1] =
+        (float4)(vbd_attachment_offset(xPrev, mouse->ids, mouse->weights, mouse->slots, vbd_mouse_target(mouse)), 0.0f);
+}
+
 __kernel void avbd_begin_mouse(const AvbdStepParams p, const VbdMouse mouse, __global const float4* x,
                                __global const float4* xPrev, __global const float* mass, __global float* lambda,
                                __global float* penalty, __global float4* mouseOffset) {
   if (get_global_id(0) != 0) return;
-  float heaviest = 0.0f;
-  for (uint k = 0; k < mouse.vertices; ++k)
-    heaviest = fmax(heaviest, avbd_mass_of(x[mouse.ids[k]], mass[mouse.ids[k]]));
-  avbd_begin_mouse_rows(&p, &mouse, heaviest, lambda, penalty);
-  if (mouse.active)
-    mouseOffset[1] = (float4)(vbd_attachment_offset(xPrev, mouse.ids, mouse.weights, mouse.slots, vbd_mouse_target(&mouse)),
-                          0.0f);
+  avbd_begin_mouse_item(&p, &mouse, x, xPrev, mass, lambda, penalty, mouseOffset);
 }
 
 // Pins and contacts of each vertex (beginSubstep, per-vertex part).
+// Vertex i's pin and contact rows at the start of a substep (also run by avbd_solve_group's whole step).
+static inline void avbd_begin_vertex(uint i, uint count, const AvbdStepParams* p, __global const float4* x,
+                                     __global const float4* xPrev, __global const float4* v,
+                                     __global const float* mass, __global float4* vertexRows, __global float* lambda,
+                                     __global float* penalty, __global const float4* colliders) {
+  __global float4* pins = vertexRows;
+  __global AvbdContactFrame* frames = avbd_frames(vertexRows, count);
+  avbd_begin_pin(i, x, xPrev, mass, p, pins, lambda, penalty);
+  const float4 xi = x[i];
+  const int movable = xi.w > 0.0f || avbd_hard_pinned(p, xi, pins[2 * i]);
+  const float start = fmin(avbd_row_start(p, avbd_mass_of(xi, mass[i])), p->contactCap);
+  avbd_begin_contacts(i, (p->terms & VBD_TERM_COLLISIONS) && movable, xPrev[i].xyz, v[i].xyz, start, p, colliders,
+                      frames, lambda, penalty);
+}
+
 __kernel void avbd_begin_vertices(const uint count, const AvbdStepParams p, __global const float4* x,
                                   __global const float4* xPrev, __global const float4* v, __global const float* mass,
                                   __global float4* vertexRows, __global float* lambda,
                                   __global float* penalty, __global const float4* colliders) {
   const uint i = get_global_id(0);
   if (i >= count) return;
-  __global float4* pins = vertexRows;
-  __global AvbdContactFrame* frames = avbd_frames(vertexRows, count);
-  avbd_begin_pin(i, x, xPrev, mass, &p, pins, lambda, penalty);
-  const float4 xi = x[i];
-  const int movable = xi.w > 0.0f || avbd_hard_pinned(&p, xi, pins[2 * i]);
-  const float start = fmin(avbd_row_start(&p, avbd_mass_of(xi, mass[i])), p.contactCap);
-  avbd_begin_contacts(i, (p.terms & VBD_TERM_COLLISIONS) && movable, xPrev[i].xyz, v[i].xyz, start, &p, colliders, frames,
-                      lambda, penalty);
+  avbd_begin_vertex(i, count, &p, x, xPrev, v, mass, vertexRows, lambda, penalty, colliders);
 }
 
 // Body-contact rows at the start of a substep (beginSubstep, body part); with
@@ -116,17 +132,23 @@ __kernel void avbd_dual_body_contacts(const uint count, const AvbdStepParams p, 
                       &p, lambda);
 }
 
+// Vertex i's initial guess (VBD Sec. 3.7; also run by avbd_solve_group's whole step).
+static inline void avbd_init_guess_vertex(uint i, const AvbdStepParams* p, uint mode, __global float4* x,
+                                          __global const float4* v, __global float4* vLast) {
+  const float4 xi = x[i];
+  const float3 vi = v[i].xyz;
+  const float4 last = vLast[i];  // w = 1: history valid (zeroed by the host on reset)
+  const float3 g = (float3)(p->gravity[0], p->gravity[1], p->gravity[2]);
+  if (xi.w > 0.0f)
+    x[i] = (float4)(vbd_initial_guess(mode, p->h, g, p->gravityLength, xi.xyz, vi, last.xyz, last.w > 0.0f), xi.w);
+  vLast[i] = (float4)(vi, 1.0f);
+}
+
 __kernel void avbd_init_guess(const uint count, const AvbdStepParams p, const uint mode, __global float4* x,
                               __global const float4* v, __global float4* vLast) {
   const uint i = get_global_id(0);
   if (i >= count) return;
-  const float4 xi = x[i];
-  const float3 vi = v[i].xyz;
-  const float4 last = vLast[i];  // w = 1: history valid (zeroed by the host on reset)
-  const float3 g = (float3)(p.gravity[0], p.gravity[1], p.gravity[2]);
-  if (xi.w > 0.0f)
-    x[i] = (float4)(vbd_initial_guess(mode, p.h, g, p.gravityLength, xi.xyz, vi, last.xyz, last.w > 0.0f), xi.w);
-  vLast[i] = (float4)(vi, 1.0f);
+  avbd_init_guess_vertex(i, &p, mode, x, v, vLast);
 }
 
 __kernel void avbd_mouse_offset(__global const float4* x, const VbdMouse mouse, __global float4* mouseOffset) {
