@@ -1,8 +1,10 @@
 // The two OpenCL AVBD schedules (gpu/solvers/vbd_schedule.h) against the CPU
-// reference, forced one at a time: the per-colour launches, and a substep's
-// iterations in one work-group (avbd_solve_group, shaders/cl/avbd_group.clh),
-// which walks the primal sweep over every colour and the dual update of every
-// row kind itself. Both run the same per-vertex and per-row functions, so each
+// reference, forced one at a time: the per-colour launches, and one
+// work-group (avbd_solve_group, shaders/cl/avbd_group.clh) that runs the whole
+// step through the stepper here (no body-contact detection: predict, begin,
+// initial guess, the primal sweep over every colour and the dual update of
+// every row kind, velocity); with detection it runs a substep's iterations
+// (BodyContactAvbdParity.*). Both run the same per-vertex and per-row functions, so each
 // must meet avbd_parity_test.cpp's bounds (positions, and the rows row by row)
 // on the scenes that exercise every row kind the group walks: hard pins, hard
 // edges and a hard mouse; hard contacts with friction; and the residual curve
