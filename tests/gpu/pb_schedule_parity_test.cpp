@@ -26,6 +26,20 @@ constexpr double kMaxRelativeError = 1e-4;  // as position_based_parity_test.cpp
 
 test::GpuFactory factoryOf(SolverKind kind) { return kind == SolverKind::Xpbd ? makeXpbdSolverGpu : makePbdSolverGpu; }
 
+// body(settings, factory) for every forced schedule and both solvers, traced,
+// with the base settings of the solver and the schedule set.
+template <class Body>
+void forEveryScheduleAndSolver(Body body) {
+  for (GpuSchedule schedule : test::kForcedSchedules)
+    for (SolverKind kind : {SolverKind::Xpbd, SolverKind::Pbd}) {
+      SCOPED_TRACE(test::scheduleName(schedule));
+      SCOPED_TRACE(kind == SolverKind::Xpbd ? "XPBD" : "PBD");
+      SolverSettings s = baseSettings(kind);
+      s.step.gpuSchedule = schedule;
+      body(s, factoryOf(kind));
+    }
+}
+
 TEST(PbScheduleParity, XpbdNeoHookeanBeamWithDampingOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   for (GpuSchedule schedule : test::kForcedSchedules) {
@@ -41,26 +55,21 @@ TEST(PbScheduleParity, XpbdNeoHookeanBeamWithDampingOnEverySchedule) {
 
 TEST(PbScheduleParity, TethersAndCappedMouseBothSolversOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (GpuSchedule schedule : test::kForcedSchedules)
-    for (SolverKind kind : {SolverKind::Xpbd, SolverKind::Pbd}) {
-      SCOPED_TRACE(test::scheduleName(schedule));
-      SCOPED_TRACE(kind == SolverKind::Xpbd ? "XPBD" : "PBD");
-      SolverSettings s = baseSettings(kind);
-      s.step.gpuSchedule = schedule;
-      s.step.constraints.tethers = true;
-      s.positionBased.tetherSlack = 0.05f;
-      Scene scene = beam(5.0e4f);
-      // The tip corner dragged up and sideways with a force cap that binds.
-      const uint32_t tip = scene.model.vertexCount() - 1;
-      scene.state.mouse.active = true;
-      scene.state.mouse.vertices = {tip, tip - 1};
-      scene.state.mouse.weights = {0.75f, 0.25f};
-      scene.state.mouse.target = glm::vec3(scene.model.restPositions[tip]) + glm::vec3(0.0f, 0.3f, 0.2f);
-      scene.state.mouse.stiffness = 2.0e3f;
-      scene.state.mouse.maxForce = 5.0f;
-      Comparison c = runBoth(ctx, scene, s, factoryOf(kind), 60);
-      EXPECT_PB_PARITY(c, 0.01, kMaxRelativeError);
-    }
+  forEveryScheduleAndSolver([&](SolverSettings s, test::GpuFactory factory) {
+    s.step.constraints.tethers = true;
+    s.positionBased.tetherSlack = 0.05f;
+    Scene scene = beam(5.0e4f);
+    // The tip corner dragged up and sideways with a force cap that binds.
+    const uint32_t tip = scene.model.vertexCount() - 1;
+    scene.state.mouse.active = true;
+    scene.state.mouse.vertices = {tip, tip - 1};
+    scene.state.mouse.weights = {0.75f, 0.25f};
+    scene.state.mouse.target = glm::vec3(scene.model.restPositions[tip]) + glm::vec3(0.0f, 0.3f, 0.2f);
+    scene.state.mouse.stiffness = 2.0e3f;
+    scene.state.mouse.maxForce = 5.0f;
+    Comparison c = runBoth(ctx, scene, s, factory, 60);
+    EXPECT_PB_PARITY(c, 0.01, kMaxRelativeError);
+  });
 }
 
 // Both solvers: PBD's stiffness fraction uses the portable log1p/expm1
@@ -68,18 +77,13 @@ TEST(PbScheduleParity, TethersAndCappedMouseBothSolversOnEverySchedule) {
 // libm's pair it differed by 1.1e-3 of the size on both schedules).
 TEST(PbScheduleParity, DroppedBoxOnEveryColliderWithFrictionBothSolversOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (GpuSchedule schedule : test::kForcedSchedules)
-    for (SolverKind kind : {SolverKind::Xpbd, SolverKind::Pbd}) {
-      SCOPED_TRACE(test::scheduleName(schedule));
-      SCOPED_TRACE(kind == SolverKind::Xpbd ? "XPBD" : "PBD");
-      SolverSettings s = baseSettings(kind);
-      s.step.gpuSchedule = schedule;
-      s.colliders.ground.height = 0.0f;
-      test::addSphereBoxCapsule(s);
-      s.positionBased.contactOffset = 0.002f;
-      Comparison c = runBoth(ctx, droppedBox(), s, kind == SolverKind::Xpbd ? makeXpbdSolverGpu : makePbdSolverGpu);
-      EXPECT_PB_PARITY(c, 0.1, kMaxRelativeError);
-    }
+  forEveryScheduleAndSolver([&](SolverSettings s, test::GpuFactory factory) {
+    s.colliders.ground.height = 0.0f;
+    test::addSphereBoxCapsule(s);
+    s.positionBased.contactOffset = 0.002f;
+    Comparison c = runBoth(ctx, droppedBox(), s, factory);
+    EXPECT_PB_PARITY(c, 0.1, kMaxRelativeError);
+  });
 }
 
 TEST(PbScheduleParity, PbdGaussSeidelAndJacobiBeamOnEverySchedule) {
