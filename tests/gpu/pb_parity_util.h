@@ -43,6 +43,23 @@ inline Scene beam(float youngs = 2.0e5f, float poisson = 0.3f, float damping = 0
   return s;
 }
 
+// The soft beam with tethers on (5 cm slack) and its tip corner dragged up
+// and sideways by the mouse with a force cap that binds: tethers, the
+// attachment and its cap in one scene.
+inline Scene tetheredBeamDraggedWithACap(SolverSettings& s) {
+  s.step.constraints.tethers = true;
+  s.positionBased.tetherSlack = 0.05f;
+  Scene scene = beam(5.0e4f);
+  const uint32_t tip = scene.model.vertexCount() - 1;
+  scene.state.mouse.active = true;
+  scene.state.mouse.vertices = {tip, tip - 1};
+  scene.state.mouse.weights = {0.75f, 0.25f};
+  scene.state.mouse.target = glm::vec3(scene.model.restPositions[tip]) + glm::vec3(0.0f, 0.3f, 0.2f);
+  scene.state.mouse.stiffness = 2.0e3f;
+  scene.state.mouse.maxForce = 5.0f;
+  return scene;
+}
+
 // A free box dropped onto the ground and the analytic colliders.
 inline Scene droppedBox() {
   BodyDesc body{makeBoxTetMesh(glm::vec3(-0.1f, 0.25f, -0.1f), glm::vec3(0.2f), glm::uvec3(2, 2, 2)), Material{},

@@ -56,17 +56,7 @@ TEST(PbScheduleParity, XpbdNeoHookeanBeamWithDampingOnEverySchedule) {
 TEST(PbScheduleParity, TethersAndCappedMouseBothSolversOnEverySchedule) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   forEveryScheduleAndSolver([&](SolverSettings s, test::GpuFactory factory) {
-    s.step.constraints.tethers = true;
-    s.positionBased.tetherSlack = 0.05f;
-    Scene scene = beam(5.0e4f);
-    // The tip corner dragged up and sideways with a force cap that binds.
-    const uint32_t tip = scene.model.vertexCount() - 1;
-    scene.state.mouse.active = true;
-    scene.state.mouse.vertices = {tip, tip - 1};
-    scene.state.mouse.weights = {0.75f, 0.25f};
-    scene.state.mouse.target = glm::vec3(scene.model.restPositions[tip]) + glm::vec3(0.0f, 0.3f, 0.2f);
-    scene.state.mouse.stiffness = 2.0e3f;
-    scene.state.mouse.maxForce = 5.0f;
+    Scene scene = test::tetheredBeamDraggedWithACap(s);
     Comparison c = runBoth(ctx, scene, s, factory, 60);
     EXPECT_PB_PARITY(c, 0.01, kMaxRelativeError);
   });

@@ -53,17 +53,7 @@ TEST(PositionBasedGpuParity, TethersAndCappedMouseAttachmentBothSolvers) {
   for (SolverKind kind : {SolverKind::Xpbd, SolverKind::Pbd}) {
     SCOPED_TRACE(kind == SolverKind::Xpbd ? "XPBD" : "PBD");
     SolverSettings s = baseSettings(kind);
-    s.step.constraints.tethers = true;
-    s.positionBased.tetherSlack = 0.05f;
-    Scene scene = beam(5.0e4f);
-    // Drag the tip corner up and sideways with a force cap that binds.
-    const uint32_t tip = scene.model.vertexCount() - 1;
-    scene.state.mouse.active = true;
-    scene.state.mouse.vertices = {tip, tip - 1};
-    scene.state.mouse.weights = {0.75f, 0.25f};
-    scene.state.mouse.target = glm::vec3(scene.model.restPositions[tip]) + glm::vec3(0.0f, 0.3f, 0.2f);
-    scene.state.mouse.stiffness = 2.0e3f;
-    scene.state.mouse.maxForce = 5.0f;
+    Scene scene = test::tetheredBeamDraggedWithACap(s);
     Comparison c = runBoth(ctx, scene, s, kind == SolverKind::Xpbd ? makeXpbdSolverGpu : makePbdSolverGpu, 60);
     EXPECT_PARITY(c, 0.01);
   }
