@@ -7,9 +7,42 @@
 #include <glm/mat3x3.hpp>
 #include <glm/vec3.hpp>
 
+#include <gtest/gtest.h>
+
+#include "core/model/generators.h"
+#include "core/model/model_builder.h"
 #include "core/sim/solver_settings.h"
+#include "core/sim/state_setup.h"
 
 namespace tetlab::test {
+
+// A model and its state, as both parity utilities run them.
+struct ParityScene {
+  SimModel model;
+  State state;
+};
+
+inline ParityScene makeParityScene(const BodyDesc& body) {
+  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  EXPECT_TRUE(model.ok()) << model.error().message;
+  ParityScene s{std::move(*model), {}};
+  s.state = makeState(s.model);
+  return s;
+}
+
+// A 0.6 m x 0.15 m x 0.15 m beam along +x above the ground, clamped at x = 0
+// (every vertex there pinned).
+inline ParityScene clampedBeam(float youngs = 2.0e5f, float poisson = 0.3f, float damping = 0.0f) {
+  Material m;
+  m.youngsModulus = youngs;
+  m.poissonRatio = poisson;
+  m.density = 1000.0f;
+  m.damping = damping;
+  ParityScene s = makeParityScene(
+      {makeBoxTetMesh(glm::vec3(0.0f, 0.3f, 0.0f), glm::vec3(0.6f, 0.15f, 0.15f), glm::uvec3(6, 2, 2)), m, "beam"});
+  pinVertices(s.model, s.state, [](glm::vec3 p) { return p.x < 1e-4f; });
+  return s;
+}
 
 // A sphere next to a box turned 0.4 rad about y and a capsule over the
 // ground (friction 0.6): a block dropped near the origin hits the sphere and

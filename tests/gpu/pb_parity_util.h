@@ -21,26 +21,11 @@
 
 namespace tetlab::test {
 
-struct Scene {
-  SimModel model;
-  State state;
-};
+using Scene = ParityScene;
 
-// A 0.6 m x 0.15 m x 0.15 m beam, clamped at x = 0, above the ground.
+// The parity beam (parity_scenes.h).
 inline Scene beam(float youngs = 2.0e5f, float poisson = 0.3f, float damping = 0.0f) {
-  Material m;
-  m.youngsModulus = youngs;
-  m.poissonRatio = poisson;
-  m.density = 1000.0f;
-  m.damping = damping;
-  BodyDesc body{makeBoxTetMesh(glm::vec3(0.0f, 0.3f, 0.0f), glm::vec3(0.6f, 0.15f, 0.15f), glm::uvec3(6, 2, 2)), m,
-                "beam"};
-  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
-  EXPECT_TRUE(model.ok()) << model.error().message;
-  Scene s{std::move(*model), {}};
-  s.state = makeState(s.model);
-  pinVertices(s.model, s.state, [](glm::vec3 p) { return p.x < 1e-4f; });
-  return s;
+  return clampedBeam(youngs, poisson, damping);
 }
 
 // The soft beam with tethers on (5 cm slack) and its tip corner dragged up
@@ -65,10 +50,7 @@ inline Scene droppedBox() {
   BodyDesc body{makeBoxTetMesh(glm::vec3(-0.1f, 0.25f, -0.1f), glm::vec3(0.2f), glm::uvec3(2, 2, 2)), Material{},
                 "box"};
   body.material.youngsModulus = 5.0e4f;
-  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
-  EXPECT_TRUE(model.ok()) << model.error().message;
-  Scene s{std::move(*model), {}};
-  s.state = makeState(s.model);
+  Scene s = makeParityScene(body);
   for (glm::vec4& v : s.state.v) v = glm::vec4(0.4f, -1.0f, 0.2f, 0.0f);
   return s;
 }

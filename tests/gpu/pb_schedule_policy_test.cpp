@@ -1,10 +1,10 @@
-// The OpenCL PBD/XPBD schedule choice (gpu/solvers/pb_schedule.h), without
-// the devices it is about: a forced choice is kept where the kernel can run,
-// the automatic one follows the largest tet or edge colour against each
-// device kind's limit.
+// The OpenCL PBD/XPBD schedule choice (gpu/solvers/pb_schedule.h) beyond the
+// rule every family shares (one_group_rule_test.cpp): PBD's substep case on
+// CPU devices, the CPU limit's formula and the measured GPU cases.
 #include <gtest/gtest.h>
 
 #include "gpu/solvers/pb_schedule.h"
+#include "gpu/solvers/vbd_schedule.h"
 
 namespace tetlab {
 namespace {
@@ -20,26 +20,6 @@ PbScheduleInputs inputs(GpuSchedule requested, bool isGpu, uint32_t largestColor
   return in;
 }
 
-TEST(PbSchedule, ForcedChoicesAreKept) {
-  for (bool gpu : {false, true}) {
-    EXPECT_FALSE(pbUsesOneGroup(inputs(GpuSchedule::PerColor, gpu, 10, 256)));
-    EXPECT_TRUE(pbUsesOneGroup(inputs(GpuSchedule::OneGroup, gpu, 1000000, 256)));
-  }
-}
-
-TEST(PbSchedule, NoGroupSizeMeansPerColourEvenWhenAskedForOneGroup) {
-  EXPECT_FALSE(pbUsesOneGroup(inputs(GpuSchedule::OneGroup, true, 10, 0)));
-  EXPECT_FALSE(pbUsesOneGroup(inputs(GpuSchedule::Auto, false, 10, 0)));
-}
-
-TEST(PbSchedule, AutoOnACpuDeviceFollowsTheLargestColour) {
-  const uint32_t m2 = kPbCpuOneGroupMaxColorOnTwoCores;
-  EXPECT_TRUE(pbUsesOneGroup(inputs(GpuSchedule::Auto, false, 1, 256)));
-  EXPECT_TRUE(pbUsesOneGroup(inputs(GpuSchedule::Auto, false, m2, 256)));
-  EXPECT_FALSE(pbUsesOneGroup(inputs(GpuSchedule::Auto, false, m2 + 1, 256)));
-  EXPECT_FALSE(pbUsesOneGroup(inputs(GpuSchedule::Auto, false, m2 + 1, 256, 0)));  // unknown cores: two
-}
-
 TEST(PbSchedule, AutoKeepsPerColourForAPbdSubstepOnACpuDevice) {
   PbScheduleInputs in = inputs(GpuSchedule::Auto, false, 10, 256);
   in.pbdSubstepOnly = true;
@@ -51,25 +31,9 @@ TEST(PbSchedule, AutoKeepsPerColourForAPbdSubstepOnACpuDevice) {
   EXPECT_TRUE(pbUsesOneGroup(in));
 }
 
-TEST(PbSchedule, TheCpuLimitFollowsTheCoreCount) {
-  const uint32_t m2 = kPbCpuOneGroupMaxColorOnTwoCores;
-  EXPECT_EQ(pbCpuOneGroupMaxColor(2), m2);
-  EXPECT_EQ(pbCpuOneGroupMaxColor(4), m2 * 4 / 6);
-  EXPECT_EQ(pbCpuOneGroupMaxColor(1), UINT32_MAX);
-  EXPECT_TRUE(pbUsesOneGroup(inputs(GpuSchedule::Auto, false, 1000000, 256, 1)));
-  EXPECT_FALSE(pbUsesOneGroup(inputs(GpuSchedule::Auto, false, m2, 256, 16)));
-}
-
-TEST(PbSchedule, AutoOnAGpuAllowsAFewRoundsPerGroup) {
-  const uint32_t limit = 256 * kXpbdGpuOneGroupMaxRounds;
-  EXPECT_TRUE(pbUsesOneGroup(inputs(GpuSchedule::Auto, true, limit, 256)));
-  EXPECT_FALSE(pbUsesOneGroup(inputs(GpuSchedule::Auto, true, limit + 1, 256)));
-  EXPECT_FALSE(pbUsesOneGroup(inputs(GpuSchedule::Auto, true, limit, 64)));
-  PbScheduleInputs pbd = inputs(GpuSchedule::Auto, true, 256 * kPbdGpuOneGroupMaxRounds, 256);
-  pbd.pbd = true;
-  EXPECT_TRUE(pbUsesOneGroup(pbd));
-  pbd.largestColor += 1;
-  EXPECT_FALSE(pbUsesOneGroup(pbd));
+TEST(PbSchedule, TheCpuLimitIsTheSharedFormulaOfItsTwoCoreMeasurement) {
+  for (uint32_t cores : {1u, 2u, 4u, 64u})
+    EXPECT_EQ(pbCpuOneGroupMaxColor(cores), scaledCpuLimit(kPbCpuOneGroupMaxColorOnTwoCores, cores)) << cores;
 }
 
 // The H100 measurements behind the GPU limits (pb_schedule.h): auto picks

@@ -43,30 +43,13 @@
 
 namespace tetlab::test {
 
-struct VbdScene {
-  SimModel model;
-  State state;
-};
+using VbdScene = ParityScene;
 
-inline VbdScene makeVbdScene(const BodyDesc& body) {
-  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
-  EXPECT_TRUE(model.ok()) << model.error().message;
-  VbdScene s{std::move(*model), {}};
-  s.state = makeState(s.model);
-  return s;
-}
+inline VbdScene makeVbdScene(const BodyDesc& body) { return makeParityScene(body); }
 
-// A 0.6 m x 0.15 m x 0.15 m beam along +x, clamped at x = 0 (every vertex there pinned).
+// The parity beam (parity_scenes.h).
 inline VbdScene vbdBeam(float youngs = 2.0e5f, float poisson = 0.3f, float damping = 0.0f) {
-  Material m;
-  m.youngsModulus = youngs;
-  m.poissonRatio = poisson;
-  m.density = 1000.0f;
-  m.damping = damping;
-  VbdScene s = makeVbdScene(
-      {makeBoxTetMesh(glm::vec3(0.0f, 0.3f, 0.0f), glm::vec3(0.6f, 0.15f, 0.15f), glm::uvec3(6, 2, 2)), m, "beam"});
-  pinVertices(s.model, s.state, [](glm::vec3 p) { return p.x < 1e-4f; });
-  return s;
+  return clampedBeam(youngs, poisson, damping);
 }
 
 // A soft 0.2 m box thrown at the ground with a sideways velocity.

@@ -1,7 +1,7 @@
-// The OpenCL VBD schedule choice (gpu/solvers/vbd_schedule.h), without the
-// devices it is about: a forced choice is kept where the kernel can run, the
-// automatic one follows the largest colour against each device kind's limit,
-// and the one-group size is a power of two within every limit.
+// The OpenCL VBD/AVBD schedule choice (gpu/solvers/vbd_schedule.h) beyond
+// the rule every family shares (one_group_rule_test.cpp): the measured GPU
+// cases, the CPU limit's formula, and the one-group size, a power of two
+// within every limit.
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -11,57 +11,10 @@
 namespace tetlab {
 namespace {
 
-VbdScheduleInputs inputs(GpuSchedule requested, bool isGpu, uint32_t largestColor, size_t groupSize,
-                         uint32_t computeUnits = 2) {
-  VbdScheduleInputs in;
-  in.requested = requested;
-  in.isGpu = isGpu;
-  in.computeUnits = computeUnits;
-  in.largestColor = largestColor;
-  in.groupSize = groupSize;
-  return in;
-}
-
-TEST(VbdSchedule, ForcedChoicesAreKept) {
-  for (bool gpu : {false, true}) {
-    EXPECT_FALSE(vbdUsesOneGroup(inputs(GpuSchedule::PerColor, gpu, 10, 256)));
-    EXPECT_TRUE(vbdUsesOneGroup(inputs(GpuSchedule::OneGroup, gpu, 1000000, 256)));
-  }
-}
-
-TEST(VbdSchedule, NoGroupSizeMeansPerColourEvenWhenAskedForOneGroup) {
-  EXPECT_FALSE(vbdUsesOneGroup(inputs(GpuSchedule::OneGroup, true, 10, 0)));
-  EXPECT_FALSE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, false, 10, 0)));
-}
-
-TEST(VbdSchedule, AutoOnACpuDeviceFollowsTheLargestColour) {
-  const uint32_t m2 = kCpuOneGroupMaxColorOnTwoCores;
-  EXPECT_TRUE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, false, 1, 256)));
-  EXPECT_TRUE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, false, m2, 256)));
-  EXPECT_FALSE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, false, m2 + 1, 256)));
-  // Unknown compute units count as two.
-  EXPECT_FALSE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, false, m2 + 1, 256, 0)));
-}
-
-// m*(P) = L / (c (1 - 1/P)): more cores make per-colour launches pay sooner,
-// down to half the two-core limit; one core never gains from them.
-TEST(VbdSchedule, TheCpuLimitFollowsTheCoreCount) {
-  const uint32_t m2 = kCpuOneGroupMaxColorOnTwoCores;
-  EXPECT_EQ(cpuOneGroupMaxColor(2), m2);
-  EXPECT_EQ(cpuOneGroupMaxColor(4), m2 * 4 / 6);
-  EXPECT_GT(cpuOneGroupMaxColor(64), m2 / 2);
-  EXPECT_LT(cpuOneGroupMaxColor(64), m2 / 2 + m2 / 50);
-  EXPECT_EQ(cpuOneGroupMaxColor(1), UINT32_MAX);
-  EXPECT_TRUE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, false, 1000000, 256, 1)));
-  EXPECT_FALSE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, false, m2, 256, 16)));
-}
-
-TEST(VbdSchedule, AutoOnAGpuAllowsAFewRoundsPerGroup) {
-  const uint32_t limit = 256 * kGpuOneGroupMaxRounds;
-  EXPECT_TRUE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, true, limit, 256)));
-  EXPECT_FALSE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, true, limit + 1, 256)));
-  // A smaller group (a register-heavy kernel) lowers the limit with it.
-  EXPECT_FALSE(vbdUsesOneGroup(inputs(GpuSchedule::Auto, true, limit, 64)));
+// The VBD/AVBD limit as a function of the core count is the shared formula.
+TEST(VbdSchedule, TheCpuLimitIsTheSharedFormulaOfItsTwoCoreMeasurement) {
+  for (uint32_t cores : {1u, 2u, 4u, 64u})
+    EXPECT_EQ(cpuOneGroupMaxColor(cores), scaledCpuLimit(kCpuOneGroupMaxColorOnTwoCores, cores)) << cores;
 }
 
 // The H100 measurements behind kGpuOneGroupMaxRounds (vbd_schedule.h), with
@@ -70,7 +23,7 @@ TEST(VbdSchedule, AutoOnAGpuPicksTheFasterScheduleOfEachMeasuredCase) {
   for (const auto& [largestColor, oneGroupWon] :
        {std::pair<uint32_t, bool>{109, true}, {278, false}, {605, false}, {323, false}}) {
     const size_t group = vbdOneGroupSize(256, 1024, 1024, largestColor);
-    EXPECT_EQ(vbdUsesOneGroup(inputs(GpuSchedule::Auto, true, largestColor, group)), oneGroupWon) << largestColor;
+    EXPECT_EQ(vbdUsesOneGroup({GpuSchedule::Auto, true, 132, largestColor, group}), oneGroupWon) << largestColor;
   }
 }
 
