@@ -95,6 +95,8 @@ class AvbdSolverGpu final : public GpuSolver {
   void registerStages(Profiler& profiler, const DeviceState& s);
   cl_int enqueueBegin(const ClContext& ctx, const clm::AvbdStepParams& k, DeviceState& s, clm::VbdMouse mouse,
                       Profiler& profiler);
+  cl_int enqueueBeginBodyContacts(const ClContext& ctx, const clm::AvbdStepParams& k, DeviceState& s,
+                                  Profiler& profiler);
   cl_int enqueueColor(const ClContext& ctx, clm::AvbdStepParams k, DeviceState& s, const clm::VbdMouse& mouse,
                       uint32_t c, Profiler& profiler);
   cl_int enqueueDual(const ClContext& ctx, const SolverSettings& settings, const clm::AvbdStepParams& k,
@@ -264,12 +266,19 @@ cl_int AvbdSolverGpu::enqueueBegin(const ClContext& ctx, const clm::AvbdStepPara
   e = setKernelArgs(v, s.vertexCount, k, s.x, s.xPrev, s.v, s.mass, vertexRows_, s.lambda, s.penalty,
                     inputs_.colliders.records);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, v, s.vertexCount, local, profiler.record(stageBegin_));
+  return e == CL_SUCCESS ? enqueueBeginBodyContacts(ctx, k, s, profiler) : e;
+}
+
+// Body-contact rows at the start of a substep: warm-started from the
+// detected contacts, or cleared (toggle off, nothing detected).
+cl_int AvbdSolverGpu::enqueueBeginBodyContacts(const ClContext& ctx, const clm::AvbdStepParams& k, DeviceState& s,
+                                               Profiler& profiler) {
   const DeviceBodyContacts& bc = s.bodyContacts;
-  if (e != CL_SUCCESS || bc.slotCount == 0) return e;
+  if (bc.slotCount == 0) return CL_SUCCESS;
   cl::Kernel& b = program_.kernel(kBeginBodyContacts);
   const uint32_t on = (k.terms & VBD_TERM_BODY_CONTACTS) ? 1u : 0u;
-  e = setKernelArgs(b, bc.slotCount, on, k, bc.arrays, s.xPrev, bodyPrevIds_, c0_, s.lambda);
-  if (e == CL_SUCCESS) e = launch1D(ctx.queue, b, bc.slotCount, local, profiler.record(stageBegin_));
+  cl_int e = setKernelArgs(b, bc.slotCount, on, k, bc.arrays, s.xPrev, bodyPrevIds_, c0_, s.lambda);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, b, bc.slotCount, program_.localSize(), profiler.record(stageBegin_));
   return e;
 }
 
@@ -300,14 +309,7 @@ cl_int AvbdSolverGpu::enqueueStep(const ClContext& ctx, const SolverSettings& se
   // The stepper fuses only without detection, and has cleared the contact
   // arrays: the body-contact rows' begin (which the kernel leaves out) then
   // only clears them, once for the step as per substep.
-  const DeviceBodyContacts& bc = s.bodyContacts;
-  cl_int e = CL_SUCCESS;
-  if (bc.slotCount > 0) {
-    cl::Kernel& b = program_.kernel(kBeginBodyContacts);
-    const uint32_t on = (k.terms & VBD_TERM_BODY_CONTACTS) ? 1u : 0u;
-    e = setKernelArgs(b, bc.slotCount, on, k, bc.arrays, s.xPrev, bodyPrevIds_, c0_, s.lambda);
-    if (e == CL_SUCCESS) e = launch1D(ctx.queue, b, bc.slotCount, program_.localSize(), profiler.record(stageBegin_));
-  }
+  const cl_int e = enqueueBeginBodyContacts(ctx, k, s, profiler);
   return e == CL_SUCCESS ? enqueueGroup(ctx, settings, k, s, mouse, step.substeps, &step, profiler) : e;
 }
 
