@@ -41,6 +41,12 @@ void printResult(const BenchResult& r) {
               r.p10Ms, r.p90Ms, r.launches, tetIterationsPerSecond(r) * 1e-6, r.schedule.c_str());
 }
 
+// The OpenCL context of --cl-platform / --cl-device, or TETLAB_CL_PLATFORM / TETLAB_CL_DEVICE where unset.
+Result<ClContext> benchContext(const DeviceChoice& cli) {
+  auto env = readDeviceChoiceEnv();
+  return env ? createClContext({mergeDeviceChoice(cli, *env), {}}) : Result<ClContext>(env.error());
+}
+
 // Writes `text` to `path`; false (with a message naming the file) when it cannot.
 bool writeTextFile(const std::string& path, const std::string& text) {
   std::ofstream out(path);
@@ -145,8 +151,7 @@ int main(int argc, char** argv) {
     std::optional<ClContext> clCtx;
     if (conformanceBackend == "opencl") {
       options.backend = ConformanceBackend::OpenCl;
-      auto env = readDeviceChoiceEnv();
-      auto made = env ? createClContext({mergeDeviceChoice(cli, *env), {}}) : Result<ClContext>(env.error());
+      auto made = benchContext(cli);
       if (!made) {
         std::cerr << "tetlab-bench: " << made.error().message << "\n";
         return 1;
@@ -160,8 +165,7 @@ int main(int argc, char** argv) {
   }
 
   if (!switchScene.empty()) {
-    auto env = readDeviceChoiceEnv();
-    auto made = env ? createClContext({mergeDeviceChoice(cli, *env), {}}) : Result<ClContext>(env.error());
+    auto made = benchContext(cli);
     if (!made) {
       std::cerr << "tetlab-bench: --switch-latency needs an OpenCL device: " << made.error().message << "\n";
       return 1;
@@ -201,8 +205,7 @@ int main(int argc, char** argv) {
   info.frames = config.frames;
   info.warmup = config.warmup;
   if (std::find(backendKinds.begin(), backendKinds.end(), BenchBackend::OpenCl) != backendKinds.end()) {
-    auto env = readDeviceChoiceEnv();
-    auto made = env ? createClContext({mergeDeviceChoice(cli, *env), {}}) : Result<ClContext>(env.error());
+    auto made = benchContext(cli);
     if (made) {
       ctx = std::move(*made);
       info.device = describeDevice(ctx->info);
