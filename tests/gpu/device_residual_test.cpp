@@ -3,29 +3,13 @@
 // StepDiagnostics::residualHistory for the same frames (runVbdBoth in
 // vbd_parity_util.h reads the device curve after every step).
 //
-// Bound: both evaluate r_i = |f_i| h^2 / m_i with the same expression on the
-// same positions (bit-exact on PoCL); the device sums r_i^2 in float (64
-// strided partial sums of n / 64 terms, then a 64-way tree) where the CPU sums
-// in double, a relative error of at most (n / 64 + 6) 2^-24 of the sum, about
-// 1e-6 for these models, halved by the square root. On a device whose builtins
-// round differently the positions differ by ~1e-6 of the size
-// (vbd_parity_util.h), which moves the forces, and with them the residual,
-// by a similar fraction of the curve's scale. 1e-4 of the curve's largest
-// value leaves two orders of magnitude for that.
+// Bound: test::kMaxResidualCurveError (vbd_parity_util.h, with its reasoning).
 #include "vbd_parity_util.h"
 
 namespace tetlab {
 namespace {
 
-constexpr double kMaxResidualError = 1e-4;
-
-void expectSameCurves(const test::VbdComparison& c, const char* what) {
-  std::printf("  %s: %d curves, largest residual %.3g m, max |r_gpu - r_cpu| / scale %.3g (bound %.0e)\n", what,
-              c.residualCurves, c.maxResidual, c.maxResidualError, kMaxResidualError);
-  EXPECT_GT(c.residualCurves, 0) << what;
-  EXPECT_GT(c.maxResidual, 0.0) << what << ": an all-zero curve compares nothing";
-  EXPECT_LT(c.maxResidualError, kMaxResidualError) << what;
-}
+using test::expectSameResidualCurves;
 
 class DeviceResidual : public testing::TestWithParam<SolverKind> {};
 
@@ -33,7 +17,7 @@ TEST_P(DeviceResidual, BeamCurveMatchesTheCpu) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   SolverSettings s = test::vbdBeamSettings(GetParam());
   const test::VbdComparison c = test::runVbdBoth(ctx, test::vbdBeam(2.0e5f, 0.3f, 0.01f), s, 20);
-  expectSameCurves(c, "beam");
+  expectSameResidualCurves(c, "beam");
 }
 
 TEST_P(DeviceResidual, SlidingBlockWithContactCurveMatchesTheCpu) {
@@ -42,7 +26,7 @@ TEST_P(DeviceResidual, SlidingBlockWithContactCurveMatchesTheCpu) {
   test::VbdScene scene;
   test::makeSlidingBlock(test::ContactSurface::Ground, 0.002f, scene, s);
   const test::VbdComparison c = test::runVbdBoth(ctx, scene, s, 20);
-  expectSameCurves(c, "sliding block");
+  expectSameResidualCurves(c, "sliding block");
 }
 
 // Recording costs one reduction launch per iteration of the step's LAST

@@ -301,6 +301,26 @@ inline SolverSettings avbdHardRowsBeamSettings() {
   return s;
 }
 
+// The device's residual curves (VbdResidualRecorder) against the CPU's
+// residualHistory, relative to the curve's largest value. Bound: both
+// evaluate r_i = |f_i| h^2 / m_i with the same expression on the same
+// positions (bit-exact on PoCL); the device sums r_i^2 in float (64 strided
+// partial sums of n / 64 terms, then a 64-way tree) where the CPU sums in
+// double, a relative error of at most (n / 64 + 6) 2^-24 of the sum, about
+// 1e-6 for these models, halved by the square root. On a device whose builtins
+// round differently the positions differ by ~1e-6 of the size, which moves the
+// forces, and with them the residual, by a similar fraction of the curve's
+// scale. 1e-4 of the curve's largest value leaves two orders of magnitude for that.
+inline constexpr double kMaxResidualCurveError = 1e-4;
+
+inline void expectSameResidualCurves(const VbdComparison& c, const char* what) {
+  std::printf("  %s: %d curves, largest residual %.3g m, max |r_gpu - r_cpu| / scale %.3g (bound %.0e)\n", what,
+              c.residualCurves, c.maxResidual, c.maxResidualError, kMaxResidualCurveError);
+  EXPECT_GT(c.residualCurves, 0) << what;
+  EXPECT_GT(c.maxResidual, 0.0) << what << ": an all-zero curve compares nothing";
+  EXPECT_LT(c.maxResidualError, kMaxResidualCurveError) << what;
+}
+
 }  // namespace tetlab::test
 
 // Prints the measurement and checks the relative position error and that the
