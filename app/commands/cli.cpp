@@ -53,8 +53,8 @@ struct OverrideFlags {
   float dt = 0.0f, youngs = 0.0f, poisson = 0.0f, density = 0.0f;
   int substeps = 0, iterations = 0;
   uint64_t seed = 0;
-  std::string gpuSchedule;
-  CLI::Option* gpuScheduleOpt = nullptr;
+  std::string gpuSchedule, xpbdModel;
+  CLI::Option *gpuScheduleOpt = nullptr, *xpbdModelOpt = nullptr;
   CLI::Option *dtOpt = nullptr, *substepsOpt = nullptr, *iterationsOpt = nullptr, *youngsOpt = nullptr,
               *poissonOpt = nullptr, *densityOpt = nullptr, *seedOpt = nullptr;
 
@@ -70,6 +70,8 @@ struct OverrideFlags {
     if (gpuScheduleOpt->count())
       for (const EnumName<GpuSchedule>& e : gpuScheduleNames())
         if (gpuSchedule == e.name) o.gpuSchedule = e.value;
+    if (xpbdModelOpt->count())
+      o.xpbdModel = xpbdModel == "strain_based" ? XpbdElasticModel::StrainBased : XpbdElasticModel::NeoHookean;
     return o;
   }
 };
@@ -80,6 +82,12 @@ void addOverrideFlags(CLI::App& app, OverrideFlags& f) {
                                      "one_group")
                          ->check(CLI::IsMember({"auto", "per_color", "one_group"}))
                          ->option_text("NAME");
+  f.xpbdModelOpt = app.add_option("--xpbd-model", f.xpbdModel,
+                                   "XPBD's per-tet elastic constraints: neo_hookean (the material at any strain; "
+                                   "stiff bodies need many substeps) or strain_based (stretch, shear and volume; "
+                                   "no substep limit, softer than the material when under-converged)")
+                       ->check(CLI::IsMember({"neo_hookean", "strain_based"}))
+                       ->option_text("NAME");
   f.dtOpt = app.add_option("--dt", f.dt, "Override the frame time step [s]")->option_text("S");
   f.substepsOpt = app.add_option("--substeps", f.substeps, "Override the substeps per frame")->option_text("K");
   f.iterationsOpt =

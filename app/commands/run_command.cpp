@@ -112,8 +112,11 @@ int runRunCommand(const RunArgs& args) {
   }
   std::cout << "tetlab run: " << scene->name << (note.empty() ? "" : " [" + note + "]") << ", "
             << model.vertexCount() << " vertices, " << model.tetCount() << " tets, solver "
-            << solverName(settings.solver) << ", "
-            << args.frames << " frames of " << settings.step.dt << " s (" << settings.step.substeps << " substeps x "
+            << solverName(settings.solver)
+            << (settings.solver == SolverKind::Xpbd
+                    ? std::string(" (") + xpbdElasticModelName(xpbdElasticModel(settings.step.constraints)) + ")"
+                    : std::string())
+            << ", " << args.frames << " frames of " << settings.step.dt << " s (" << settings.step.substeps << " substeps x "
             << settings.step.iterations << " iterations)\n";
 
   double totalMs = 0.0;
@@ -129,6 +132,8 @@ int runRunCommand(const RunArgs& args) {
   const double energyScale = sceneEnergyScale(model, settings.step, e0);
   const bool unforced = true;
   int underConverged = 0, convergenceFrames = 0;
+  int shareFrames = 0, shareLow = 0;  // XPBD: frames measured, and under-converged (checkXpbdForceShare)
+  double lowestShare = INFINITY;
   int dampingShort = 0;  // frames whose damping pass fell short (rayleighPassFellShort)
   float worstDampingResidual = 0.0f;
   double worstRise = -INFINITY;
@@ -150,7 +155,14 @@ int runRunCommand(const RunArgs& args) {
     underConverged += conv.underConverged;
     // A device's energy is read only with --stats (else it is computed once at the end).
     const bool energyKnown = sim->computesEnergy() || csv.is_open();
-    const EnergyRiseCheck rise = checkEnergyRise(unforced && energyKnown, diag.energy.total(), e0.total(), energyScale);
+    const EnergyRiseCheck rise =
+        checkEnergyRise(unforced && energyKnown, diag.energy.dynamicTotal(), e0.dynamicTotal(), energyScale);
+    const XpbdForceShare share = checkXpbdForceShare(diag.energy, energyScale);
+    if (share.applies) {
+      ++shareFrames;
+      shareLow += share.underConverged;
+      lowestShare = std::min(lowestShare, share.share);
+    }
     if (rise.applies) worstRise = std::max(worstRise, rise.rise);
     if (rayleighPassFellShort(diag.dampingIterations, diag.dampingResidual, settings.step.rayleigh)) {
       ++dampingShort;
@@ -167,8 +179,10 @@ int runRunCommand(const RunArgs& args) {
       csv << frame << ',' << state.time << ',' << diag.energy.kinetic << ',' << diag.energy.potential << ','
           << diag.energy.elastic << ',' << diag.energy.total() << ',' << diag.residual << ',' << diag.maxViolation
           << ',' << minY << ',' << com.x << ',' << com.y << ',' << com.z << ',' << diag.stepMs << ','
-          << (conv.underConverged ? 1 : 0) << ',' << conv.tolerance << ',' << (rise.applies ? rise.rise : 0.0) << ','
-          << diag.dampingIterations << ',' << diag.dampingResidual << ',' << diag.launches << '\n';
+          << (conv.underConverged || share.underConverged ? 1 : 0) << ',' << conv.tolerance << ','
+          << (rise.applies ? rise.rise : 0.0) << ',' << diag.dampingIterations << ',' << diag.dampingResidual << ','
+          << diag.launches << ',' << diag.energy.dynamicTotal() << ','
+          << (share.applies ? share.share : std::numeric_limits<double>::quiet_NaN()) << '\n';
     }
   }
   if (!csv.is_open()) {  // the summary line's state: one read at the end
@@ -186,15 +200,21 @@ int runRunCommand(const RunArgs& args) {
     std::printf("tetlab run: %d of %d frames under-converged (last-iteration residual above %.2g x h^2 g)%s\n",
                 underConverged, convergenceFrames, double(kVbdResidualTolerance),
                 underConverged > 0 ? ": raise --substeps first, then --iterations (docs/solvers_vbd_avbd.md, 'Convergence')" : "");
+  if (shareFrames > 0 && shareLow > 0)
+    std::printf("tetlab run: %d of %d frames under-converged (XPBD's multipliers carried as little as %.2g %% of the "
+                "force the deformation implies, below %.0f %%: the body acts softer than its material): raise "
+                "--iterations or --substeps (docs/solvers.md, 'Known limits')\n",
+                shareLow, shareFrames, 100.0 * lowestShare, 100.0 * kXpbdForceShareTolerance);
   if (dampingShort > 0)
     std::printf("tetlab run: the damping pass stopped at %d CG iterations above 10x its tolerance %.2g in %d of %d frames "
                 "(residual up to %.3g): the low modes get less than k_d omega / 2; raise "
                 "step.rayleigh_damping.max_iterations (docs/solvers.md, 'Material damping')\n",
                 settings.step.rayleigh.maxIterations, double(settings.step.rayleigh.tolerance), dampingShort,
                 args.frames, double(worstDampingResidual));
-  worstRise = std::max(worstRise, diag.energy.total() - e0.total());  // the last frame (read back on OpenCL)
-  const EnergyRiseCheck worst = checkEnergyRise(unforced && std::isfinite(worstRise), e0.total() + worstRise,
-                                                e0.total(), energyScale);
+  // The last frame (read back on OpenCL).
+  worstRise = std::max(worstRise, diag.energy.dynamicTotal() - e0.dynamicTotal());
+  const EnergyRiseCheck worst = checkEnergyRise(unforced && std::isfinite(worstRise), e0.dynamicTotal() + worstRise,
+                                                e0.dynamicTotal(), energyScale);
   if (worst.blowUp) {
     // Finite but exploding (e.g. XPBD below its shear substep limit): as much a failure as a NaN.
     std::fflush(stdout);  // after the summary line

@@ -32,7 +32,8 @@ struct RunArgs {
 // Columns of the --stats CSV, in order.
 inline constexpr const char* kRunStatsHeader =
     "frame,time,kinetic,potential,elastic,total,residual,max_violation,min_y,com_x,com_y,com_z,step_ms,"
-    "under_converged,residual_tolerance,energy_rise,damping_iterations,damping_residual,launches";
+    "under_converged,residual_tolerance,energy_rise,damping_iterations,damping_residual,launches,dynamic_total,"
+    "force_share";
 
 // Returns the exit code: 0 ok; 1 bad arguments or setup failure; 2 the
 // simulation blew up: it produced NaN/inf (message names the frame and

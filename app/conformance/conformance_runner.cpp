@@ -78,7 +78,8 @@ void runCpu(const CaseSetup& setup, const Plan& plan, double maxWall, CellResult
       return;
     }
     if (setup.probe) probes.push_back(setup.probe(model, state));
-    if (setup.undamped) out.energyRise = std::max(out.energyRise, (diag.energy.total() - start.total()) / scale);
+    if (setup.undamped)
+      out.energyRise = std::max(out.energyRise, (diag.energy.dynamicTotal() - start.dynamicTotal()) / scale);
     if (maxWall > 0.0 && wall > maxWall) {
       out.stopped = true;
       out.reason = format("stopped after %.0f s of wall time", wall);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include <imgui.h>
 
@@ -109,6 +110,23 @@ void drawFidelity(const SimSession& session) {
                 "its material and may gain energy. Raise the substeps first, then the iterations, or turn on "
                 "Chebyshev acceleration (docs/solvers_vbd_avbd.md, 'Convergence').");
   }
+  const XpbdForceShare& x = session.xpbdForceShare();
+  if (x.applies) {
+    ImGui::PushStyleColor(ImGuiCol_Text, x.underConverged ? kWarnColor : kDimColor);
+    if (x.underConverged)
+      ImGui::TextWrapped("under-converged (%llu frames): XPBD carries %.2g %% of the material's force, the body acts "
+                         "~%.3gx softer",
+                         static_cast<unsigned long long>(session.xpbdSoftFrames()), 100.0 * x.share,
+                         x.share > 0.0 ? 1.0 / x.share : INFINITY);
+    else
+      ImGui::TextWrapped("converged: XPBD carries %.0f %% of the material's force", 100.0 * x.share);
+    ImGui::PopStyleColor();
+    itemTooltip("XPBD's stretch, shear, volume and edge constraints: the energy their multipliers carry against "
+                "the energy of the deformation at the material's compliance. Their square root is the share of "
+                "the material's force the step applies; below 90 %% Gauss-Seidel stopped before the forces built "
+                "up and the body sags and swings like one of about share times the material's stiffness. Raise the iterations "
+                "or the substeps, or use VBD/AVBD for stiff bodies (docs/solvers.md, 'Known limits').");
+  }
   const StepDiagnostics& d = session.diagnostics();
   if (d.dampingIterations > 0) {
     const bool short_ = rayleighPassFellShort(d.dampingIterations, d.dampingResidual, session.settings().step.rayleigh);
@@ -156,7 +174,9 @@ void drawNumbersPanel(const SimSession& session, const FrameTimer& timer) {
   PlotStyle energy;
   energy.unit = "J";
   plotSeries("total energy", s.totalEnergy, energy);
-  itemTooltip("Kinetic + gravitational + elastic energy per frame [J] (OpenCL: reduced on the device every frame).");
+  itemTooltip("Kinetic + gravitational + elastic energy per frame [J] (OpenCL: reduced on the device every frame). "
+              "XPBD's stretch, shear, volume and edge constraints count by the energy their multipliers carry, "
+              "the energy its step trades with (the material's energy of the shape when converged).");
   plotSeries("kinetic energy", s.kinetic, energy);
   plotSeries("elastic energy", s.elastic, energy);
   PlotStyle violation;

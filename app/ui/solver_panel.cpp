@@ -194,6 +194,13 @@ SolverPanelActions drawSolverControls(SimSession& session, const SolverPanelInpu
         if (ImGui::SmallButton(label)) s.step.substeps = plan.needed;
       }
     }
+    // The way out that costs no substeps: constraints with no shear limit.
+    if (plan.needed > plan.asked && ImGui::SmallButton("use strain-based constraints instead"))
+      selectXpbdElasticModel(XpbdElasticModel::StrainBased, s.step.constraints);
+    if (plan.needed > plan.asked)
+      itemTooltip("Strain-based stretch, shear and volume constraints have no substep limit: they run at the "
+                  "substeps asked for. With too few iterations a stiff body then acts softer than its material; "
+                  "the numbers panel shows the share of the material's force XPBD carries.");
     if (plan.raised() || plan.needed > plan.used) itemTooltip(plan.notice().c_str());
   }
   ImGui::DragFloat3("gravity", &s.step.gravity.x, 0.05f, -50.0f, 50.0f, "%.2f");
@@ -207,6 +214,27 @@ SolverPanelActions drawSolverControls(SimSession& session, const SolverPanelInpu
             "The damping pass stops when its residual falls below this fraction of the start [-].");
   return actions;
 }
+
+namespace {
+
+// Which per-tet elastic model XPBD runs (xpbdElasticModel), as a choice
+// between the two that make a material on their own; a custom mix of the
+// constraint toggles shows as such.
+void drawXpbdElasticModel(ConstraintToggles& on) {
+  const XpbdElasticModel current = xpbdElasticModel(on);
+  if (ImGui::BeginCombo("elastic model", xpbdElasticModelName(current))) {
+    for (XpbdElasticModel m : {XpbdElasticModel::NeoHookean, XpbdElasticModel::StrainBased})
+      if (ImGui::Selectable(xpbdElasticModelName(m), m == current)) selectXpbdElasticModel(m, on);
+    ImGui::EndCombo();
+  }
+  itemTooltip("Neo-Hookean pair: the material's energy at any strain, but its shear is explicit in XPBD, so "
+              "stiff bodies need many substeps (the shear limit above). Strain-based + volume: stretch, shear "
+              "and volume constraints that are zero at rest, stable at any substep count; with too few "
+              "iterations a stiff body acts softer than its material, and the numbers panel says by how much "
+              "(docs/solvers.md, 'Known limits'). Custom: the constraint toggles below.");
+}
+
+}  // namespace
 
 void drawSolverParameters(SimSession& session) {
   SolverSettings& s = session.settings();
@@ -224,6 +252,7 @@ void drawSolverParameters(SimSession& session) {
                "Rate f at which the reference stiffness fraction is defined [Hz].");
       break;
     case SolverKind::Xpbd:
+      drawXpbdElasticModel(s.step.constraints);
       logSlider("compliance scale", s.xpbd.complianceScale, 1e-4f, 100.0f, "%.3g",
                 "Multiplies every material compliance: below 1 stiffer, 0 would be rigid [-].");
       break;

@@ -128,6 +128,33 @@ std::string XpbdSubstepPlan::notice() const {
   return s;
 }
 
+XpbdElasticModel xpbdElasticModel(const ConstraintToggles& on) {
+  if (on.neoHookean && !on.strainBased) return XpbdElasticModel::NeoHookean;
+  if (on.strainBased && on.tetVolume && !on.neoHookean) return XpbdElasticModel::StrainBased;
+  if (on.neoHookean || on.strainBased || on.tetVolume) return XpbdElasticModel::Custom;
+  return XpbdElasticModel::None;
+}
+
+const char* xpbdElasticModelName(XpbdElasticModel model) {
+  switch (model) {
+    case XpbdElasticModel::NeoHookean: return "Neo-Hookean pair";
+    case XpbdElasticModel::StrainBased: return "strain-based + volume";
+    case XpbdElasticModel::Custom: return "custom mix";
+    case XpbdElasticModel::None: return "no tet constraints";
+  }
+  return "?";
+}
+
+void selectXpbdElasticModel(XpbdElasticModel model, ConstraintToggles& on) {
+  if (model == XpbdElasticModel::NeoHookean) {
+    on.neoHookean = true;
+    on.strainBased = on.tetVolume = false;
+  } else if (model == XpbdElasticModel::StrainBased) {
+    on.neoHookean = false;
+    on.strainBased = on.tetVolume = true;
+  }
+}
+
 std::unique_ptr<Solver> makeXpbdSolver() { return std::make_unique<XpbdSolver>(); }
 
 }  // namespace tetlab

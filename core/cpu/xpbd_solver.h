@@ -55,4 +55,22 @@ struct XpbdSubstepPlan {
 // raise = false: report the limit but keep `asked` (an explicit --substeps).
 XpbdSubstepPlan planXpbdSubsteps(const SimModel& model, const SolverSettings& settings, bool raise = true);
 
+// Which per-tet elastic model XPBD runs, from the constraint toggles:
+//   NeoHookean   the Neo-Hookean pair (Macklin & Mueller 2021): the material's
+//                energy at any strain, but its shear is explicit and needs the
+//                substeps above (planXpbdSubsteps);
+//   StrainBased  strain-based stretch + shear (Mueller et al. 2014) with the
+//                volume constraint: zero at rest, no substep limit; stable at
+//                any budget (measured: docs/solvers.md, "Known limits"), but with
+//                too few iterations the body acts softer than its material,
+//                which the force share reports (core/sim/convergence.h);
+//   Custom       any other mix of the toggles; None: no per-tet constraint.
+enum class XpbdElasticModel { NeoHookean, StrainBased, Custom, None };
+struct ConstraintToggles;
+XpbdElasticModel xpbdElasticModel(const ConstraintToggles& on);
+// Short name for the UI and the CLI ("Neo-Hookean pair", "strain-based + volume", ...).
+const char* xpbdElasticModelName(XpbdElasticModel model);
+// Sets the toggles of NeoHookean or StrainBased (other toggles kept); no-op otherwise.
+void selectXpbdElasticModel(XpbdElasticModel model, ConstraintToggles& on);
+
 }  // namespace tetlab

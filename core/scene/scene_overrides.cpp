@@ -20,6 +20,7 @@ void applyOverrides(const SceneOverrides& o, SceneDesc& scene) {
   if (o.substeps) scene.settings.step.substeps = *o.substeps;
   if (o.iterations) scene.settings.step.iterations = *o.iterations;
   if (o.gpuSchedule) scene.settings.step.gpuSchedule = *o.gpuSchedule;
+  if (o.xpbdModel) selectXpbdElasticModel(*o.xpbdModel, scene.settings.step.constraints);
   if (o.seed) scene.seed = *o.seed;
   for (BodySpec& b : scene.bodies) {
     if (o.youngs) b.material.youngsModulus = *o.youngs;

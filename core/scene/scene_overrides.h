@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/cpu/xpbd_solver.h"
 #include "core/result.h"
 #include "core/scene/scene_desc.h"
 
@@ -21,6 +22,8 @@ struct SceneOverrides {
   std::optional<float> density;     // [kg/m^3], every body (density regions keep their ratio to it)
   std::optional<uint64_t> seed;
   std::optional<GpuSchedule> gpuSchedule;  // OpenCL launch schedule (step.gpu_schedule)
+  // XPBD's per-tet elastic model (selectXpbdElasticModel: NeoHookean or StrainBased)
+  std::optional<XpbdElasticModel> xpbdModel;
 };
 
 // Range checks with messages naming the flag ("--poisson must be in [0, 0.5)").

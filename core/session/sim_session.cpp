@@ -43,7 +43,7 @@ Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScen
   for (uint32_t i = 0; i < m.vertexCount(); ++i) mass += m.mass[i];
   const double g = glm::length(s->settings_.step.gravity);
   const EnergyReport e0 = computeEnergy(m, s->settings_, s->state_);
-  s->energy0_ = e0.total();
+  s->energy0_ = e0.dynamicTotal();
   s->gravity0_ = s->settings_.step.gravity;
   s->energyScale_ = sceneEnergyScale(m, s->settings_.step, e0);
   s->autoMaxForce_ = float(kAutoMouseWeightMultiple * mass * (g > 0.0 ? g : 9.81));
@@ -190,16 +190,20 @@ void SimSession::enableDeviceEnergy() {
 void SimSession::afterStep() {
   series_.stepMs.push(float(lastStepMs_));
   if (!diagFresh_ || blownUp()) return;
-  const double total = diag_.energy.total();
+  // XPBD's compliant constraints count by the energy their forces carry
+  // (EnergyReport::dynamicTotal): the energy the step trades with.
+  const double total = diag_.energy.dynamicTotal();
   series_.totalEnergy.push(float(total));
   series_.kinetic.push(float(diag_.energy.kinetic));
-  series_.elastic.push(float(diag_.energy.elastic));
+  series_.elastic.push(float(total - diag_.energy.kinetic - diag_.energy.potential));
   if (violationFresh_) series_.maxViolation.push(diag_.maxViolation);
   if (!diag_.residualHistory.empty()) series_.residual.push(diag_.residual);
   if (!diag_.warning.empty() && diag_.warning != lastWarning_) notice("warning: " + diag_.warning);
   if (state_.mouse.active || settings_.step.gravity != gravity0_) forced_ = true;
   convergence_ = checkConvergence(settings_.solver, settings_.step, substepsUsed(), diag_.residual);
   if (convergence_.underConverged) ++underConvergedFrames_;
+  xpbdShare_ = checkXpbdForceShare(diag_.energy, energyScale_);
+  if (xpbdShare_.underConverged) ++xpbdSoftFrames_;
   // Keep the largest rise since the reset: a swing that gained energy shows after it passes.
   const EnergyRiseCheck rise =
       checkEnergyRise(!forced_, total, energy0_, energyScale_);
@@ -262,10 +266,12 @@ void SimSession::reset() {
   frame_ = 0;
   underConvergedFrames_ = 0;
   convergence_ = {};
+  xpbdShare_ = {};
+  xpbdSoftFrames_ = 0;
   energyRise_ = {};
   forced_ = false;
   // The start energy again: gravity may have been edited since the scene loaded.
-  energy0_ = computeEnergy(model(), settings_, state_).total();
+  energy0_ = computeEnergy(model(), settings_, state_).dynamicTotal();
   gravity0_ = settings_.step.gravity;
   totalStepMs_ = 0.0;
   for (Series* s : {&series_.totalEnergy, &series_.kinetic, &series_.elastic, &series_.maxViolation,

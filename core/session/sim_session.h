@@ -182,6 +182,10 @@ class SimSession {
   const ConvergenceCheck& convergence() const { return convergence_; }
   uint64_t underConvergedFrames() const { return underConvergedFrames_; }
   const EnergyRiseCheck& energyRise() const { return energyRise_; }
+  // XPBD: the share of the deformation's force its multipliers carried in the
+  // last measured frame, and how many frames fell below the tolerance since the reset.
+  const XpbdForceShare& xpbdForceShare() const { return xpbdShare_; }
+  uint64_t xpbdSoftFrames() const { return xpbdSoftFrames_; }
   // The scene as it is now (settings, materials, pins) for saving; camera left as in the desc.
   SceneDesc describe() const;
   const SceneDesc& desc() const { return desc_; }
@@ -239,6 +243,8 @@ class SimSession {
   double energy0_ = 0.0, energyScale_ = 1.0;
   ConvergenceCheck convergence_;
   uint64_t underConvergedFrames_ = 0;
+  XpbdForceShare xpbdShare_;
+  uint64_t xpbdSoftFrames_ = 0;
   EnergyRiseCheck energyRise_;
   bool forced_ = false;  // external work since the last reset (markExternalWork): energy may rise
   glm::vec3 gravity0_{0.0f};  // gravity energy0_ was measured with

@@ -1,5 +1,6 @@
 #include "core/sim/convergence.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <glm/common.hpp>
@@ -17,6 +18,18 @@ ConvergenceCheck checkConvergence(SolverKind solver, const StepSettings& step, i
   c.tolerance = kVbdResidualTolerance * h * h * g;
   // A non-finite residual (forces overflowed while positions stayed finite) is the worst case, not "no data".
   c.underConverged = !(residual <= c.tolerance);
+  return c;
+}
+
+XpbdForceShare checkXpbdForceShare(const EnergyReport& energy, double energyScale) {
+  XpbdForceShare c;
+  if (!energy.compliantMeasured || !(energy.compliantConverged >= kXpbdShareFloor * energyScale) ||
+      !std::isfinite(energy.compliantConverged))
+    return c;
+  c.applies = true;
+  c.share = std::sqrt(std::max(energy.compliantCarried, 0.0) / energy.compliantConverged);
+  // A non-finite carried energy (multipliers overflowed) is the worst case, not "no data".
+  c.underConverged = !(c.share >= kXpbdForceShareTolerance);
   return c;
 }
 

@@ -31,6 +31,30 @@ struct ConvergenceCheck {
 // `substeps` is what the step ran (XPBD may run more than asked).
 ConvergenceCheck checkConvergence(SolverKind solver, const StepSettings& step, int substeps, float residual);
 
+// XPBD's convergence, from the energies of its compliant zero-at-rest
+// constraints (EnergyReport::compliant*): with too few iterations per substep
+// for the body's stiffness and size, Gauss-Seidel ends before the multipliers
+// have built up the force the deformation implies, and the body answers as if
+// softer than its material (the beam at E = 1e9, 10 x 4, sags like one of a
+// few MPa). For a spring of stiffness k that answers a deformation d with the
+// force of s k, the carried energy is s^2 k d^2 / 2 against k d^2 / 2
+// converged, so the share of the material's force the multipliers carry is
+// s = sqrt(carried / converged). Under-converged below
+// kXpbdForceShareTolerance (the body more than ~10 % softer than its
+// material). Measured only while the deformation's energy is at least
+// kXpbdShareFloor of the scene's energy scale (a body at rest has none, and
+// the ratio of two roundings means nothing).
+inline constexpr double kXpbdForceShareTolerance = 0.9;
+inline constexpr double kXpbdShareFloor = 1e-4;
+
+struct XpbdForceShare {
+  bool applies = false;
+  bool underConverged = false;
+  double share = 1.0;  // sqrt(carried / converged) [-]
+};
+
+XpbdForceShare checkXpbdForceShare(const EnergyReport& energy, double energyScale);
+
 // Energy of an unforced run (no mouse, no moving colliders or pins) may not
 // rise: gravity and elasticity conserve it, and damping (drag, material
 // damping) can only remove it, so a damped run is held to the same bound. An

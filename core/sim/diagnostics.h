@@ -13,6 +13,23 @@ struct EnergyReport {
   double potential = 0.0;  // gravitational, sum -m g.x [J]
   double elastic = 0.0;    // material energy of the tets/springs [J]
   double total() const { return kinetic + potential + elastic; }
+
+  // XPBD only (core/sim/energy.h): its compliant constraints that are zero at
+  // rest (edges, tet volume, strain-based), measured two ways with the last
+  // substep's multipliers (xpbd_compliant_energies): `compliantShape` is their
+  // part of `elastic`, `compliantConverged` what their multipliers would carry
+  // converged (the shape's energy at the compliance XPBD runs), and
+  // `compliantCarried` what they carry.
+  bool compliantMeasured = false;
+  double compliantShape = 0.0, compliantConverged = 0.0, compliantCarried = 0.0;  // [J]
+
+  // The energy a step trades with: XPBD's compliant families counted by the
+  // energy their forces carry instead of the shape's (the same when converged;
+  // under-converged XPBD conserves this one, measured in docs/solvers.md
+  // "Known limits"). total() for every other solver.
+  double dynamicTotal() const {
+    return compliantMeasured ? total() - compliantShape + compliantCarried : total();
+  }
 };
 
 struct StepDiagnostics {

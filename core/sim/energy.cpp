@@ -2,20 +2,61 @@
 
 #include <cmath>
 
+#include "core/cpu/constraints_setup.h"
 #include "shaders/cl/common/compat_cpp.h"
 #include "shaders/cl/common/constraints_tet.clh"
 #include "shaders/cl/common/neo_hookean.clh"
+#include "shaders/cl/common/xpbd_update.clh"
 
 namespace tetlab {
 namespace {
 
 clm::Mat3 toMat3(const glm::mat3& m) { return clm::mat3_cols(m[0], m[1], m[2]); }
 
-}  // namespace
+// XPBD's compliant zero-at-rest constraints, read with the last substep's
+// multipliers; `lambda` is null when they are not measured.
+struct CompliantProbe {
+  const float* lambda = nullptr;
+  LambdaLayout layout;
+  float invH2 = 0.0f;  // 1 / h^2 of the substep the multipliers belong to
+  float complianceScale = 1.0f;
+  EnergyReport* out = nullptr;
 
-double computeElasticEnergy(const SimModel& model, const SolverSettings& settings, const State& state) {
+  // Adds the constraint of material energy `shape` = 1/2 stiffness C^2 (its part
+  // of `elastic`) and material compliance 1 / stiffness.
+  void add(uint32_t slot, double shape, float C, float stiffness) const {
+    if (!lambda) return;
+    float converged = 0.0f, carried = 0.0f;
+    clm::xpbd_compliant_energies(C, complianceScale / stiffness, lambda[slot], invH2, &converged, &carried);
+    out->compliantShape += shape;
+    out->compliantConverged += double(converged);
+    out->compliantCarried += double(carried);
+  }
+};
+
+CompliantProbe compliantProbe(const SimModel& model, const SolverSettings& settings, const State& state,
+                              EnergyReport& out) {
+  CompliantProbe probe;
+  probe.out = &out;
+  if (settings.solver != SolverKind::Xpbd) return probe;
+  const ConstraintToggles& on = settings.step.constraints;
+  if (!(on.edges || on.tetVolume || on.strainBased)) return probe;
+  probe.layout = lambdaLayout(model);
+  const float h = settings.step.dt / float(std::max(settings.step.substeps, 1));
+  // Hard elastic constraints (complianceScale 0) carry no energy by either measure.
+  if (state.lambda.size() != probe.layout.size || !(h > 0.0f) || !(settings.xpbd.complianceScale > 0.0f))
+    return probe;
+  probe.lambda = state.lambda.data();
+  probe.invH2 = 1.0f / (h * h);
+  probe.complianceScale = settings.xpbd.complianceScale;
+  out.compliantMeasured = true;
+  return probe;
+}
+
+void addElasticEnergy(const SimModel& model, const SolverSettings& settings, const State& state, EnergyReport& out) {
   const ConstraintToggles& on = settings.step.constraints;
   const PositionBasedConstraintParams& pb = settings.positionBased;
+  const CompliantProbe probe = compliantProbe(model, settings, state, out);
   double elastic = 0.0;
   if (on.neoHookean || on.tetVolume || on.strainBased) {
     for (uint32_t t = 0; t < model.tetCount(); ++t) {
@@ -33,18 +74,24 @@ double computeElasticEnergy(const SimModel& model, const SolverSettings& setting
       if (on.tetVolume) {
         const double K = double(lame.lambda) + 2.0 * double(lame.mu) / 3.0;
         const double c = clm::mat3_det_minus_one_of_g(clm::mat3_minus_identity(F));
-        elastic += 0.5 * K * V0 * c * c;
+        const double e = 0.5 * K * V0 * c * c;
+        elastic += e;
+        probe.add(probe.layout.tetVolume + t, e, float(c), float(K * V0));
       }
       if (on.strainBased) {
         clm::Mat3 dCdF;
         for (int i = 0; i < 3; ++i) {
           const double c = clm::strain_stretch_constraint(F, i, &dCdF);
-          elastic += 0.5 * V0 * double(material.youngsModulus) * double(pb.stretchScale[i]) * c * c;
+          const double k = V0 * double(material.youngsModulus) * double(pb.stretchScale[i]);
+          elastic += 0.5 * k * c * c;
+          probe.add(probe.layout.strain + 6 * t + uint32_t(i), 0.5 * k * c * c, float(c), float(k));
         }
         static constexpr int kPairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
         for (int p = 0; p < 3; ++p) {
           const double c = clm::strain_shear_constraint(F, kPairs[p][0], kPairs[p][1], &dCdF);
-          elastic += 0.5 * V0 * double(lame.mu) * double(pb.shearScale[p]) * c * c;
+          const double k = V0 * double(lame.mu) * double(pb.shearScale[p]);
+          elastic += 0.5 * k * c * c;
+          probe.add(probe.layout.strain + 6 * t + 3 + uint32_t(p), 0.5 * k * c * c, float(c), float(k));
         }
       }
     }
@@ -57,9 +104,18 @@ double computeElasticEnergy(const SimModel& model, const SolverSettings& setting
       const double stretch = double(glm::length(glm::vec3(state.x[edge.x]) - glm::vec3(state.x[edge.y]))) -
                              double(model.restLength[e]);
       elastic += 0.5 * k * stretch * stretch;
+      probe.add(probe.layout.edges + e, 0.5 * k * stretch * stretch, float(stretch), float(k));
     }
   }
-  return elastic;
+  out.elastic = elastic;
+}
+
+}  // namespace
+
+double computeElasticEnergy(const SimModel& model, const SolverSettings& settings, const State& state) {
+  EnergyReport report;
+  addElasticEnergy(model, settings, state, report);
+  return report.elastic;
 }
 
 EnergyReport computeEnergy(const SimModel& model, const SolverSettings& settings, const State& state) {
@@ -71,7 +127,7 @@ EnergyReport computeEnergy(const SimModel& model, const SolverSettings& settings
     report.kinetic += 0.5 * m * glm::dot(v, v);
     report.potential -= m * glm::dot(g, glm::dvec3(glm::vec3(state.x[i])));
   }
-  report.elastic = computeElasticEnergy(model, settings, state);
+  addElasticEnergy(model, settings, state, report);
   return report;
 }
 

@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 
+#include "core/cpu/constraints_setup.h"
 #include "core/model/material.h"
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/launch.h"
@@ -123,6 +124,18 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
   const uint32_t edgeGroups = on.edges ? groupsFor(device.edgeCount) : 0u;
   const uint32_t tetOffset = vertexGroups, edgeOffset = vertexGroups + tetGroups;
   const cl::CommandQueue& queue = ctx.queue;
+  // XPBD's multipliers of the last substep, when the device holds them in the
+  // CPU's layout (core/sim/energy.cpp decides the same way).
+  const LambdaLayout layout = lambdaLayout(model);
+  const float h = settings.step.dt / float(std::max(settings.step.substeps, 1));
+  EnergyProbe probe{};
+  probe.measure = settings.solver == SolverKind::Xpbd && (on.edges || on.tetVolume || on.strainBased) &&
+                          device.lambda.size() == layout.size && h > 0.0f && settings.xpbd.complianceScale > 0.0f
+                      ? 1u
+                      : 0u;
+  probe.invH2 = probe.measure ? 1.0f / (h * h) : 0.0f;
+  probe.complianceScale = settings.xpbd.complianceScale;
+  const DeviceBuffer<float>& lambda = probe.measure ? device.lambda : energyEdgeStiffness_;
 
   if (vertexGroups > 0) {
     cl::Kernel& k = program_.kernel(0);
@@ -139,7 +152,8 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
     const glm::vec4 stretch(pb.stretchScale[0], pb.stretchScale[1], pb.stretchScale[2], 0.0f);
     const glm::vec4 shear(pb.shearScale[0], pb.shearScale[1], pb.shearScale[2], 0.0f);
     if (cl_int err = setKernelArgs(k, device.tetCount, device.x, device.tets, device.DmInv, device.restVolume,
-                                   device.tetBody, energyBodies_, terms, stretch, shear, partials_, tetOffset);
+                                   device.tetBody, energyBodies_, terms, stretch, shear, lambda, layout.tetVolume,
+                                   layout.strain, probe, partials_, tetOffset);
         err != CL_SUCCESS)
       return clError("device energy: setting energy_tets arguments", err);
     if (cl_int err = launchGroups(queue, k, tetGroups, groupSize_); err != CL_SUCCESS)
@@ -148,7 +162,7 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
   if (edgeGroups > 0) {
     cl::Kernel& k = program_.kernel(2);
     if (cl_int err = setKernelArgs(k, device.edgeCount, device.x, device.edges, device.restLength,
-                                   energyEdgeStiffness_, partials_, edgeOffset);
+                                   energyEdgeStiffness_, lambda, layout.edges, probe, partials_, edgeOffset);
         err != CL_SUCCESS)
       return clError("device energy: setting energy_edges arguments", err);
     if (cl_int err = launchGroups(queue, k, edgeGroups, groupSize_); err != CL_SUCCESS)
@@ -159,11 +173,19 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
   if (cl_int err = partials_.download(queue, std::span<glm::vec4>(partialsHost_)); err != CL_SUCCESS)
     return clError("device energy: reading the partial sums", err);
   EnergyReport report;
-  for (const glm::vec4& p : partialsHost_) {
-    report.kinetic += double(p.x);
-    report.potential += double(p.y);
-    report.elastic += double(p.z);
+  for (size_t i = 0; i < partialsHost_.size(); ++i) {
+    const glm::vec4& p = partialsHost_[i];
+    if (i < tetOffset) {
+      report.kinetic += double(p.x);
+      report.potential += double(p.y);
+    } else {
+      report.elastic += double(p.x);
+      report.compliantShape += double(p.y);
+      report.compliantConverged += double(p.z);
+      report.compliantCarried += double(p.w);
+    }
   }
+  report.compliantMeasured = probe.measure != 0u;
   return report;
 }
 

@@ -37,6 +37,14 @@ enum EnergyTerm : uint32_t {
   kEnergyTermStrain = 4u,
 };
 
+// energy_tets' and energy_edges' `probe` argument (EnergyProbe in shaders/cl/energy.cl).
+struct EnergyProbe {
+  uint32_t measure = 0;        // 1: measure XPBD's compliant constraints with the device's multipliers
+  float invH2 = 0.0f;          // 1 / h^2 of the last substep [1/s^2]
+  float complianceScale = 1.0f;
+};
+static_assert(sizeof(EnergyProbe) == 12, "EnergyProbe must match the OpenCL struct");
+
 class DeviceEnergy {
  public:
   // Work-group size we ask for (a power of two); smaller when the device or the

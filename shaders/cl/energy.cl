@@ -6,6 +6,9 @@
 //   energy_tets      per tet:     V0 psi(F), volume, strain terms -> partials[tetOffset + group]
 //   energy_edges     per edge:    1/2 k_e (l - L)^2               -> partials[edgeOffset + group]
 //
+// XPBD: the compliant terms (volume, strain, edges) are also measured with the
+// last substep's multipliers (EnergyReport::compliant*).
+//
 // Each kernel runs a FIXED number of groups (the host caps it, so the read is
 // small whatever the mesh size): a work-item first adds its grid-strided items
 // in order, then the group adds its ENERGY_GROUP_SIZE values as a binary tree
@@ -13,12 +16,14 @@
 // Rounding (float): sequential part (k - 1) u, tree log2(L) u, relative to the
 // sum of |terms|; tests/gpu/device_energy_test.cpp derives its tolerance from it.
 //
-// partial float4: (kinetic [J], gravitational potential [J], elastic [J], 0)
+// partial float4: energy_vertices (kinetic, gravitational potential, 0, 0) [J];
+// energy_tets, energy_edges (elastic, compliant shape, converged, carried) [J].
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "common/compat_cl.clh"
 #include "common/constraints_tet.clh"
 #include "common/neo_hookean.clh"
+#include "common/xpbd_update.clh"
 #include "group_sum.clh"
 
 #ifndef ENERGY_GROUP_SIZE
@@ -52,31 +57,59 @@ __kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void ene
   energy_group_sum(scratch, (float4)(kinetic, potential, 0.0f, 0.0f), partials + partialOffset + get_group_id(0));
 }
 
-// Elastic energy of one tet, term by term as computeElasticEnergy adds them.
+// XPBD's compliant constraints measured with the last substep's multipliers
+// (EnergyReport::compliant*, xpbd_compliant_energies); the kernels' lambda
+// argument is any valid buffer, unread, when measure == 0.
+typedef struct {
+  uint measure;          // 1: XPBD with its multipliers of this layout on the device
+  float invH2;           // 1 / h^2 of the substep the multipliers belong to
+  float complianceScale; // XpbdParams::complianceScale (> 0 when measure)
+} EnergyProbe;
+
+// Adds one compliant constraint of material energy `shape` = 1/2 k C^2 to
+// acc = (elastic, shape, converged, carried).
+static float4 energy_add_compliant(float4 acc, float shape, float C, float k, __global const float* lambda,
+                                   uint slot, EnergyProbe probe) {
+  acc.x += shape;
+  if (probe.measure) {
+    float converged, carried;
+    xpbd_compliant_energies(C, probe.complianceScale / k, lambda[slot], probe.invH2, &converged, &carried);
+    acc.y += shape;
+    acc.z += converged;
+    acc.w += carried;
+  }
+  return acc;
+}
+
+// Elastic energy of one tet, term by term as computeElasticEnergy adds them,
+// as (elastic, compliant shape, converged, carried) [J].
 // energyBodies per body: [2b] = (NH mu, NH lambda, bulk K, 0) [Pa],
-// [2b + 1] = (E, Lame mu, 0, 0) [Pa].
-static float energy_of_tet(Mat3 F, float V0, float4 b0, float4 b1, uint terms, float4 stretchScale,
-                           float4 shearScale) {
-  float e = 0.0f;
-  if (terms & ENERGY_TERM_NEO_HOOKEAN) e += V0 * nh_energy_density(F, b0.x, b0.y);  // Smith et al. 2018 Eq. 14
+// [2b + 1] = (E, Lame mu, 0, 0) [Pa]. volumeSlot / strainSlot: the tet's
+// multipliers in State::lambda (lambdaLayout).
+static float4 energy_of_tet(Mat3 F, float V0, float4 b0, float4 b1, uint terms, float4 stretchScale,
+                            float4 shearScale, __global const float* lambda, uint volumeSlot, uint strainSlot,
+                            EnergyProbe probe) {
+  float4 e = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
+  if (terms & ENERGY_TERM_NEO_HOOKEAN) e.x += V0 * nh_energy_density(F, b0.x, b0.y);  // Smith et al. 2018 Eq. 14
   if (terms & ENERGY_TERM_TET_VOLUME) {
     const float c = mat3_det_minus_one_of_g(mat3_minus_identity(F));  // Mueller et al. 2007 Sec. 4.4, V = V0 det F
-    e += 0.5f * b0.z * V0 * c * c;
+    e = energy_add_compliant(e, 0.5f * b0.z * V0 * c * c, c, b0.z * V0, lambda, volumeSlot, probe);
   }
   if (terms & ENERGY_TERM_STRAIN) {  // Mueller et al. 2014 Sec. 4
     Mat3 dCdF;
-    float c = strain_stretch_constraint(F, 0, &dCdF);
-    e += 0.5f * V0 * (b1.x * stretchScale.x) * c * c;
-    c = strain_stretch_constraint(F, 1, &dCdF);
-    e += 0.5f * V0 * (b1.x * stretchScale.y) * c * c;
-    c = strain_stretch_constraint(F, 2, &dCdF);
-    e += 0.5f * V0 * (b1.x * stretchScale.z) * c * c;
-    c = strain_shear_constraint(F, 0, 1, &dCdF);
-    e += 0.5f * V0 * (b1.y * shearScale.x) * c * c;
-    c = strain_shear_constraint(F, 0, 2, &dCdF);
-    e += 0.5f * V0 * (b1.y * shearScale.y) * c * c;
-    c = strain_shear_constraint(F, 1, 2, &dCdF);
-    e += 0.5f * V0 * (b1.y * shearScale.z) * c * c;
+    const float stretch[3] = {stretchScale.x, stretchScale.y, stretchScale.z};
+    for (int i = 0; i < 3; ++i) {
+      const float c = strain_stretch_constraint(F, i, &dCdF);
+      const float k = V0 * (b1.x * stretch[i]);
+      e = energy_add_compliant(e, 0.5f * k * c * c, c, k, lambda, strainSlot + (uint)i, probe);
+    }
+    const float shear[3] = {shearScale.x, shearScale.y, shearScale.z};
+    const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    for (int p = 0; p < 3; ++p) {
+      const float c = strain_shear_constraint(F, pairs[p][0], pairs[p][1], &dCdF);
+      const float k = V0 * (b1.y * shear[p]);
+      e = energy_add_compliant(e, 0.5f * k * c * c, c, k, lambda, strainSlot + 3u + (uint)p, probe);
+    }
   }
   return e;
 }
@@ -84,31 +117,35 @@ static float energy_of_tet(Mat3 F, float V0, float4 b0, float4 b1, uint terms, f
 __kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void energy_tets(
     const uint count, __global const float4* x, __global const uint4* tets, __global const float4* DmInv,
     __global const float* restVolume, __global const uint* tetBody, __global const float4* energyBodies,
-    const uint terms, const float4 stretchScale, const float4 shearScale, __global float4* partials,
+    const uint terms, const float4 stretchScale, const float4 shearScale, __global const float* lambda,
+    const uint lambdaTetVolume, const uint lambdaStrain, const EnergyProbe probe, __global float4* partials,
     const uint partialOffset) {
   __local float4 scratch[ENERGY_GROUP_SIZE];
-  float elastic = 0.0f;
+  float4 sum = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
   for (uint t = get_global_id(0); t < count; t += get_global_size(0)) {
     const uint4 tet = tets[t];
     const Mat3 Dm = mat3_cols(DmInv[3 * t].xyz, DmInv[3 * t + 1].xyz, DmInv[3 * t + 2].xyz);
     const Mat3 F = tet_deformation_gradient(x[tet.x].xyz, x[tet.y].xyz, x[tet.z].xyz, x[tet.w].xyz, Dm);
     const uint b = tetBody[t];
-    elastic += energy_of_tet(F, restVolume[t], energyBodies[2 * b], energyBodies[2 * b + 1], terms, stretchScale,
-                             shearScale);
+    sum += energy_of_tet(F, restVolume[t], energyBodies[2 * b], energyBodies[2 * b + 1], terms, stretchScale,
+                         shearScale, lambda, lambdaTetVolume + t, lambdaStrain + 6u * t, probe);
   }
-  energy_group_sum(scratch, (float4)(0.0f, 0.0f, elastic, 0.0f), partials + partialOffset + get_group_id(0));
+  energy_group_sum(scratch, sum, partials + partialOffset + get_group_id(0));
 }
 
 // Mass-spring energy 1/2 k_e (l - L)^2 with k_e = edgeSpringStiffness (host, per edge).
+// Same partial layout as energy_tets.
 __kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void energy_edges(
     const uint count, __global const float4* x, __global const uint2* edges, __global const float* restLength,
-    __global const float* energyEdgeStiffness, __global float4* partials, const uint partialOffset) {
+    __global const float* energyEdgeStiffness, __global const float* lambda, const uint lambdaEdges,
+    const EnergyProbe probe, __global float4* partials, const uint partialOffset) {
   __local float4 scratch[ENERGY_GROUP_SIZE];
-  float elastic = 0.0f;
+  float4 sum = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
   for (uint e = get_global_id(0); e < count; e += get_global_size(0)) {
     const uint2 edge = edges[e];
     const float stretch = length(x[edge.x].xyz - x[edge.y].xyz) - restLength[e];
-    elastic += 0.5f * energyEdgeStiffness[e] * stretch * stretch;
+    const float k = energyEdgeStiffness[e];
+    sum = energy_add_compliant(sum, 0.5f * k * stretch * stretch, stretch, k, lambda, lambdaEdges + e, probe);
   }
-  energy_group_sum(scratch, (float4)(0.0f, 0.0f, elastic, 0.0f), partials + partialOffset + get_group_id(0));
+  energy_group_sum(scratch, sum, partials + partialOffset + get_group_id(0));
 }

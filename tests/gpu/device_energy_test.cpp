@@ -11,9 +11,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include <glm/geometric.hpp>
 
+#include "core/cpu/constraints_setup.h"
 #include "core/model/generators.h"
 #include "core/model/material.h"
 #include "core/model/model_builder.h"
@@ -53,18 +55,29 @@ void expectReportMatchesHost(const DeviceEnergy& energy, const SimModel& model, 
               tolPotential / std::fabs(want.potential), tolElastic / std::fabs(want.elastic));
 }
 
-// Uploads `state`, computes its device energy and compares it with the host's.
-void expectMatchesHost(const ClContext& ctx, const SimModel& model, const SolverSettings& settings,
-                       const State& state, const char* what) {
+// What expectMatchesHost measured: the device report, the tolerance of its
+// components and the larger reduction factor of the tet and edge kernels.
+struct DeviceCheck {
+  EnergyReport got;
+  EnergyTolerance tol;
+  double reduction = 0.0;
+};
+
+// Uploads `state`, computes its device energy and compares it with the host's
+// (nullopt after a failure, which is reported).
+std::optional<DeviceCheck> expectMatchesHost(const ClContext& ctx, const SimModel& model,
+                                             const SolverSettings& settings, const State& state, const char* what) {
   SCOPED_TRACE(what);
   auto device = createDeviceState(ctx, model, state);
-  ASSERT_TRUE(device.ok()) << device.error().message;
-  auto energy = DeviceEnergy::create(ctx, model);
-  ASSERT_TRUE(energy.ok()) << energy.error().message;
-  Result<EnergyReport> got = energy->compute(ctx, *device, model, settings);
-  ASSERT_TRUE(got.ok()) << got.error().message;
+  auto energy = device ? DeviceEnergy::create(ctx, model) : Result<DeviceEnergy>(device.error());
+  Result<EnergyReport> got = energy ? energy->compute(ctx, *device, model, settings) : energy.error();
+  EXPECT_TRUE(got.ok()) << got.error().message;
+  if (!got) return std::nullopt;
   EXPECT_LE(energy->lastReadBytes(), size_t(3) * DeviceEnergy::kMaxGroups * sizeof(glm::vec4));
   expectReportMatchesHost(*energy, model, settings, state, *got, what);
+  return DeviceCheck{*got, deviceEnergyTolerance(*energy, model, settings, state),
+                     std::max(test::reductionFactor(*energy, model.tetCount()),
+                              test::reductionFactor(*energy, model.edgeCount()))};
 }
 
 SimModel beamModel(glm::uvec3 cells) {
@@ -173,6 +186,55 @@ TEST(DeviceEnergy, MatchesHostOnAMovingMultiBodyScene) {
     state.x[i] = glm::vec4(c + squash * (glm::vec3(state.x[i]) - c), state.x[i].w);
   }
   expectMatchesHost(ctx, model, settings, state, "three bodies");
+}
+
+// XPBD's compliant constraints measured with multipliers (EnergyReport::
+// compliant*): the device reads the same State::lambda slots with the same
+// xpbd_compliant_energies as the host. Multipliers of every sign and size on
+// every slot, a compliance scale that is not 1, the group cap hit. Tolerance:
+// the shape terms are the elastic terms (NH off), so tol.elastic; converged is
+// the same terms over complianceScale plus a few roundings of the division;
+// carried is two products of the same floats (alpha, lambda / h^2) per term on
+// both sides plus the reduction: u (8 + reduction factor) of the sum.
+TEST(DeviceEnergy, MatchesHostForXpbdMultipliers) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  const SimModel model = beamModel(glm::uvec3(48, 8, 8));
+  State state = deformedBeamState(model);
+  SolverSettings settings;
+  settings.solver = SolverKind::Xpbd;
+  settings.step.constraints = ConstraintToggles{};
+  settings.step.constraints.neoHookean = false;
+  settings.step.constraints.strainBased = settings.step.constraints.tetVolume = settings.step.constraints.edges = true;
+  settings.step.substeps = 10;
+  settings.xpbd.complianceScale = 1.7f;
+  const LambdaLayout layout = lambdaLayout(model);
+  state.lambda.resize(layout.size);
+  for (size_t j = 0; j < state.lambda.size(); ++j)
+    state.lambda[j] = -3.0e-6f * (0.3f + std::sin(0.37f * float(j))) * (j % 7 == 3 ? 20.0f : 1.0f);
+  const std::optional<DeviceCheck> check = expectMatchesHost(ctx, model, settings, state, "XPBD compliant");
+  ASSERT_TRUE(check);
+  const EnergyReport& got = check->got;
+  const EnergyReport want = computeEnergy(model, settings, state);
+  ASSERT_TRUE(want.compliantMeasured);
+  EXPECT_TRUE(got.compliantMeasured);
+  const double u = test::kUnitRoundoff;
+  EXPECT_NEAR(got.compliantShape, want.compliantShape, check->tol.elastic);
+  EXPECT_NEAR(got.compliantConverged, want.compliantConverged,
+              check->tol.elastic / settings.xpbd.complianceScale + 8.0 * u * want.compliantConverged);
+  const double tolCarried = u * (8.0 + check->reduction) * want.compliantCarried;
+  EXPECT_NEAR(got.compliantCarried, want.compliantCarried, tolCarried);
+  EXPECT_LT(tolCarried, 1e-3 * want.compliantCarried);
+  EXPECT_GT(want.compliantCarried, 0.0);
+  std::printf("[ XPBD compliant ] shape %.6g / %.6g, converged %.6g / %.6g, carried %.6g / %.6g J (device / host)\n",
+              got.compliantShape, want.compliantShape, got.compliantConverged, want.compliantConverged,
+              got.compliantCarried, want.compliantCarried);
+
+  // Other solvers keep other data in lambda: not measured.
+  settings.solver = SolverKind::Vbd;
+  const std::optional<DeviceCheck> vbd = expectMatchesHost(ctx, model, settings, state, "VBD on the same state");
+  ASSERT_TRUE(vbd);
+  EXPECT_FALSE(vbd->got.compliantMeasured);
+  EXPECT_EQ(vbd->got.compliantCarried, 0.0);
 }
 
 // A material edit between frames reaches the kernels (same object, no rebuild).
