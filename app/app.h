@@ -101,6 +101,8 @@ class App {
   void startLoad(SceneDesc desc, std::string what, std::filesystem::path file);
   void openSceneFile(const std::filesystem::path& path);
   void openObj(const std::string& path);
+  // Loads a closed OBJ as a mesh collider into the running scene (an error message when it cannot).
+  void addMeshCollider(const std::string& path);
   void pollLoad();
   void applyCamera(const CameraSpec& spec);
   CameraSpec currentCamera() const;

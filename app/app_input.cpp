@@ -86,7 +86,15 @@ void translateCollider(Colliders& c, int32_t id, glm::vec3 delta) {
   if (i < c.capsules.size()) {
     c.capsules[i].a += delta;
     c.capsules[i].b += delta;
+    return;
   }
+  i -= c.capsules.size();
+  if (i < c.tori.size()) {
+    c.tori[i].center += delta;
+    return;
+  }
+  i -= c.tori.size();
+  if (i < c.meshes.size()) c.meshes[i].center += delta;
 }
 
 }  // namespace

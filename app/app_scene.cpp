@@ -7,6 +7,7 @@
 
 #include "app/app.h"
 #include "app/commands/asset_paths.h"
+#include "core/scene/mesh_collider_load.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/presets.h"
 
@@ -117,6 +118,18 @@ void App::openObj(const std::string& path) {
   startLoad(std::move(desc), resolved->filename().string(), {});
 }
 
+void App::addMeshCollider(const std::string& path) {
+  MeshCollider m;
+  m.mesh = path;
+  m.center = {0.0f, 0.5f * m.size, 0.0f};  // resting on the ground at the origin
+  if (Status s = loadMeshCollider(m, buildOptionsFor(sceneFile_.parent_path()).searchDirs); !s) {
+    reportError(s.error().message);
+    return;
+  }
+  session_->settings().colliders.meshes.push_back(std::move(m));
+  reportNotice("added a mesh collider from " + path);
+}
+
 Status App::saveScene(const std::string& path) {
   if (!session_) return Error{"no scene is loaded to save"};
   namespace fs = std::filesystem;
@@ -125,14 +138,16 @@ Status App::saveScene(const std::string& path) {
   // Relative mesh paths are written relative to the new file's folder.
   const fs::path targetDir = fs::absolute(fs::path(path)).parent_path();
   const SceneBuildOptions from = buildOptionsFor(sceneFile_.parent_path());
-  for (BodySpec& b : desc.bodies) {
-    if (b.source != BodySource::Mesh) continue;
-    Result<fs::path> found = resolveSceneMeshPath(b.meshPath, from.searchDirs);
-    if (!found) continue;  // keep it as written; loading will say what is missing
+  auto relocate = [&](std::string& meshPath) {
+    Result<fs::path> found = resolveSceneMeshPath(meshPath, from.searchDirs);
+    if (!found) return;  // keep it as written; loading will say what is missing
     std::error_code ec;
     const fs::path relative = fs::relative(fs::absolute(*found), targetDir, ec);
-    b.meshPath = ec || relative.empty() ? fs::absolute(*found).string() : relative.string();
-  }
+    meshPath = ec || relative.empty() ? fs::absolute(*found).string() : relative.string();
+  };
+  for (BodySpec& b : desc.bodies)
+    if (b.source == BodySource::Mesh) relocate(b.meshPath);
+  for (MeshCollider& m : desc.settings.colliders.meshes) relocate(m.mesh);
   if (Status s = saveSceneFile(path, desc); !s) return s;
   sceneFile_ = fs::path(path);
   reportNotice("saved the scene to " + path);
@@ -195,6 +210,7 @@ void App::applyUiActions(const UiActions& a) {
   if (a.scene.cancelLoad && job_) job_->cancel();
   if (a.scene.openScene) openSceneFile(*a.scene.openScene);
   if (a.scene.openObj) openObj(*a.scene.openObj);
+  if (a.scene.addMeshCollider && session_) addMeshCollider(*a.scene.addMeshCollider);
   if (a.scene.saveScene)
     if (Status s = saveScene(*a.scene.saveScene); !s) reportError(s.error().message);
   if (a.scene.retetrahedralize && session_) {

@@ -311,6 +311,29 @@ SurfaceMesh makeCapsuleMesh(glm::vec3 a, glm::vec3 b, float radius, int rings, i
   return mesh;
 }
 
+SurfaceMesh makeTorusMesh(glm::vec3 center, float majorRadius, float minorRadius, const glm::mat3& rotation,
+                          int rings, int segments) {
+  rings = std::max(rings, 3);        // around the axis (u)
+  segments = std::max(segments, 3);  // around the tube (v)
+  constexpr float kPi = 3.14159265358979f;
+  SurfaceMesh mesh;
+  for (int i = 0; i < rings; ++i)
+    for (int j = 0; j < segments; ++j) {
+      const float u = 2.0f * kPi * float(i) / float(rings), v = 2.0f * kPi * float(j) / float(segments);
+      const float rho = majorRadius + minorRadius * std::cos(v);
+      mesh.positions.push_back(center +
+                               rotation * glm::vec3(rho * std::cos(u), minorRadius * std::sin(v), rho * std::sin(u)));
+    }
+  auto at = [rings, segments](int i, int j) { return static_cast<unsigned>((i % rings) * segments + (j % segments)); };
+  // dp/dv x dp/du points out of the tube, so (p, p + dv, p + du) winds outwards.
+  for (int i = 0; i < rings; ++i)
+    for (int j = 0; j < segments; ++j) {
+      mesh.triangles.push_back({at(i, j), at(i, j + 1), at(i + 1, j)});
+      mesh.triangles.push_back({at(i, j + 1), at(i + 1, j + 1), at(i + 1, j)});
+    }
+  return mesh;
+}
+
 void appendMesh(const SurfaceMesh& mesh, SurfaceMesh& out) {
   const auto base = static_cast<unsigned>(out.positions.size());
   out.positions.insert(out.positions.end(), mesh.positions.begin(), mesh.positions.end());
@@ -341,6 +364,14 @@ SurfaceMesh makeColliderMeshes(const Colliders& colliders) {
   }
   for (const BoxCollider& b : colliders.boxes) appendMesh(makeBoxMesh(b.center, b.halfExtents, b.rotation), out);
   for (const CapsuleCollider& c : colliders.capsules) appendMesh(makeCapsuleMesh(c.a, c.b, c.radius, 24, 48), out);
+  for (const TorusCollider& t : colliders.tori)
+    appendMesh(makeTorusMesh(t.center, t.majorRadius, t.minorRadius, t.rotation, 64, 24), out);
+  for (const MeshCollider& m : colliders.meshes) {
+    if (!m.surface) continue;
+    SurfaceMesh placed = *m.surface;
+    for (glm::vec3& p : placed.positions) p = m.center + m.rotation * (m.size * p);
+    appendMesh(placed, out);
+  }
   return out;
 }
 

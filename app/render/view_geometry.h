@@ -105,6 +105,9 @@ void pinnedPositions(std::span<const glm::vec4> x, std::vector<glm::vec3>& out);
 // the renderer's grid shows it).
 SurfaceMesh makeBoxMesh(glm::vec3 center, glm::vec3 halfExtents, const glm::mat3& rotation);
 SurfaceMesh makeCapsuleMesh(glm::vec3 a, glm::vec3 b, float radius, int rings, int segments);
+// A torus around `rotation`'s local y axis: `rings` steps around the axis, `segments` around the tube.
+SurfaceMesh makeTorusMesh(glm::vec3 center, float majorRadius, float minorRadius, const glm::mat3& rotation,
+                          int rings, int segments);
 // Half the side of the square an infinite plane collider is drawn as [m].
 inline constexpr float kPlaneDrawHalfSize = 0.75f;
 SurfaceMesh makePlaneMesh(glm::vec3 point, glm::vec3 normal, float halfSize);

@@ -77,7 +77,8 @@ void setupAttribute(GLuint index, GLint components, size_t stride, size_t offset
 
 size_t hashColliders(const Colliders& c) {
   // Cheap change detection: hash the raw bytes of every collider parameter.
-  size_t h = c.planes.size() * 7 + c.spheres.size() * 31 + c.boxes.size() * 131 + c.capsules.size() * 1031;
+  size_t h = c.planes.size() * 7 + c.spheres.size() * 31 + c.boxes.size() * 131 + c.capsules.size() * 1031 +
+             c.tori.size() * 10007 + c.meshes.size() * 100003;
   auto mix = [&h](const void* data, size_t bytes) {
     const auto* p = static_cast<const unsigned char*>(data);
     for (size_t i = 0; i < bytes; ++i) h = h * 1099511628211ull ^ p[i];
@@ -86,6 +87,14 @@ size_t hashColliders(const Colliders& c) {
   for (const SphereCollider& s : c.spheres) mix(&s, sizeof(s));
   for (const BoxCollider& b : c.boxes) mix(&b, sizeof(b));
   for (const CapsuleCollider& k : c.capsules) mix(&k, sizeof(k));
+  for (const TorusCollider& t : c.tori) mix(&t, sizeof(t));
+  for (const MeshCollider& m : c.meshes) {  // the placement and the loaded surface, not the path text
+    mix(&m.center, sizeof(m.center));
+    mix(&m.size, sizeof(m.size));
+    mix(&m.rotation, sizeof(m.rotation));
+    const void* surface = m.surface.get();
+    mix(&surface, sizeof(surface));
+  }
   return h;
 }
 

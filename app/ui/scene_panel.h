@@ -27,6 +27,7 @@ std::vector<PresetEntry> listPresets(const std::vector<std::filesystem::path>& a
 struct ScenePanelState {
   char objPath[512] = "";
   char scenePath[512] = "";
+  char colliderMeshPath[512] = "bunny_10k.obj";  // the colliders section's mesh field
   TetSpec tets;                   // for OBJs loaded from the path field or dropped on the window
 };
 
@@ -45,6 +46,7 @@ struct ScenePanelInput {
 struct ScenePanelActions {
   std::optional<std::filesystem::path> openScene;  // a preset or a scene file
   std::optional<std::string> openObj;              // with state.tets
+  std::optional<std::string> addMeshCollider;      // the colliders section's "+ mesh" (a closed OBJ)
   std::optional<std::string> saveScene;
   bool retetrahedralize = false;                   // rebuild the current scene's OBJ bodies with state.tets
   bool cancelLoad = false;

@@ -1,5 +1,6 @@
 #include "app/ui/solver_panel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -8,6 +9,7 @@
 #include "core/cpu/xpbd_solver.h"
 #include "core/scene/enum_names.h"
 #include "core/scene/rotation.h"
+#include "core/sim/sdf_grid.h"
 
 namespace tetlab {
 
@@ -392,7 +394,7 @@ void drawMaterials(SimSession& session) {
   }
 }
 
-void drawColliders(SimSession& session) {
+std::optional<std::string> drawColliders(SimSession& session, char* meshPath, size_t meshPathSize) {
   Colliders& c = session.settings().colliders;
   ImGui::Checkbox("ground", &c.ground.enabled);
   itemTooltip("The plane y = height that bodies rest on [-].");
@@ -458,6 +460,44 @@ void drawColliders(SimSession& session) {
     ImGui::PopID();
   }
   if (remove >= 0) c.capsules.erase(c.capsules.begin() + remove);
+  remove = -1;
+  for (size_t i = 0; i < c.tori.size(); ++i) {
+    TorusCollider& t = c.tori[i];
+    ImGui::PushID(int(500 + i));
+    ImGui::Text("torus %zu", i + 1);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("remove")) remove = int(i);
+    ImGui::DragFloat3("centre", &t.center.x, 0.005f, -10.0f, 10.0f, "%.3f");
+    itemTooltip("Torus centre, x y z [m].");
+    ImGui::DragFloat("ring radius", &t.majorRadius, 0.002f, 0.01f, 5.0f, "%.3f m");
+    itemTooltip("Distance from the axis to the centre of the tube (major radius) [m].");
+    ImGui::DragFloat("tube radius", &t.minorRadius, 0.001f, 0.002f, 0.99f * t.majorRadius, "%.3f m");
+    itemTooltip("Radius of the tube (minor radius), smaller than the ring radius [m].");
+    t.minorRadius = std::min(t.minorRadius, 0.99f * t.majorRadius);
+    slider("friction", t.friction, 0.0f, 2.0f, "%.2f", "Coulomb friction coefficient mu of the torus [-].");
+    ImGui::PopID();
+  }
+  if (remove >= 0) c.tori.erase(c.tori.begin() + remove);
+  remove = -1;
+  for (size_t i = 0; i < c.meshes.size(); ++i) {
+    MeshCollider& m = c.meshes[i];
+    ImGui::PushID(int(600 + i));
+    ImGui::Text("mesh %zu: %s", i + 1, m.mesh.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("remove")) remove = int(i);
+    if (m.grid) {
+      ImGui::TextDisabled("signed distance grid %u x %u x %u", m.grid->dims.x, m.grid->dims.y, m.grid->dims.z);
+      itemTooltip("Sampled once from the closed mesh (trilinear between nodes, normals from a tetrahedron stencil); "
+                  "moving and resizing it needs no resampling.");
+    }
+    ImGui::DragFloat3("centre", &m.center.x, 0.005f, -10.0f, 10.0f, "%.3f");
+    itemTooltip("Where the centre of the mesh's box sits, x y z [m].");
+    ImGui::DragFloat("size", &m.size, 0.002f, 0.01f, 10.0f, "%.3f m");
+    itemTooltip("Side of the cube the mesh is fitted into [m].");
+    slider("friction", m.friction, 0.0f, 2.0f, "%.2f", "Coulomb friction coefficient mu of the mesh [-].");
+    ImGui::PopID();
+  }
+  if (remove >= 0) c.meshes.erase(c.meshes.begin() + remove);
   if (ImGui::SmallButton("+ plane")) {
     const float tilt = 20.0f * 3.14159265f / 180.0f;
     c.planes.push_back(PlaneCollider{{0.0f, 0.05f, 0.0f}, {std::sin(tilt), std::cos(tilt), 0.0f}, 0.5f});
@@ -475,10 +515,26 @@ void drawColliders(SimSession& session) {
     c.boxes.push_back(box);
   }
   itemTooltip("Add a tilted box (a ramp) collider near the origin.");
-  ImGui::SameLine();
   if (ImGui::SmallButton("+ capsule"))
     c.capsules.push_back(CapsuleCollider{{-0.2f, 0.1f, 0.0f}, {0.2f, 0.1f, 0.0f}, 0.04f, 0.5f});
   itemTooltip("Add a horizontal capsule collider near the origin.");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("+ torus")) {
+    TorusCollider torus;
+    torus.center = {0.0f, 0.15f, 0.0f};
+    torus.majorRadius = 0.2f;
+    torus.minorRadius = 0.04f;
+    c.tori.push_back(torus);
+  }
+  itemTooltip("Add a flat ring collider (axis up) at the origin, 15 cm up: bodies rest on it or fall through its hole.");
+  std::optional<std::string> addMesh;
+  ImGui::InputText("##mesh collider", meshPath, meshPathSize);
+  itemTooltip("A closed OBJ (a path, or a name in assets/meshes) to add as a collider.");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("+ mesh") && meshPath[0] != '\0') addMesh = std::string(meshPath);
+  itemTooltip("Load the closed OBJ named on the left as a collider resting on the ground at the origin: its signed "
+              "distance field is sampled once (about a second for 10k triangles), then it moves and resizes live.");
+  return addMesh;
 }
 
 void drawMouseSpring(SimSession& session) {

@@ -39,7 +39,8 @@ void drawConstraintToggles(SimSession& session);
 // Young's modulus, Poisson ratio, density, damping per body.
 void drawMaterials(SimSession& session);
 // Ground, spheres, boxes and capsules: position, size, friction; add / remove.
-void drawColliders(SimSession& session);
+// Returns the path typed when "+ mesh" was pressed (the app loads it: App::addMeshCollider).
+std::optional<std::string> drawColliders(SimSession& session, char* meshPath, size_t meshPathSize);
 // The drag spring's stiffness and force cap.
 void drawMouseSpring(SimSession& session);
 

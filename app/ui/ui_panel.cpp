@@ -166,7 +166,8 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
     if (section(layout, "Solver parameters", "parameters", true)) drawSolverParameters(s);
     if (section(layout, "Constraints", "constraints", false)) drawConstraintToggles(s);
     if (section(layout, "Materials", "materials", false)) drawMaterials(s);
-    if (section(layout, "Colliders", "colliders", false)) drawColliders(s);
+    if (section(layout, "Colliders", "colliders", false))
+      actions.scene.addMeshCollider = drawColliders(s, sceneState.colliderMeshPath, sizeof(sceneState.colliderMeshPath));
     if (section(layout, "Mouse drag", "drag", false)) drawMouseSpring(s);
     const bool numbersShown = section(layout, "Numbers and plots", "numbers", true);
     if (numbersShown) drawNumbersPanel(s, in.timer);

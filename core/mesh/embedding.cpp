@@ -13,6 +13,8 @@
 #include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
 
+#include "core/mesh/triangle_distance.h"
+
 namespace tetlab {
 namespace {
 
@@ -90,34 +92,13 @@ glm::dvec4 barycentric(const TetMesh& mesh, uint32_t t, const glm::dvec3& p) {
   return {1.0 - l.x - l.y - l.z, l.x, l.y, l.z};
 }
 
-// Closest point on triangle abc to p (Ericson, Real-Time Collision Detection, 5.1.5).
-glm::dvec3 closestOnTriangle(const glm::dvec3& p, const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c) {
-  const glm::dvec3 ab = b - a, ac = c - a, ap = p - a;
-  const double d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
-  if (d1 <= 0 && d2 <= 0) return a;
-  const glm::dvec3 bp = p - b;
-  const double d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
-  if (d3 >= 0 && d4 <= d3) return b;
-  const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + ab * (d1 / (d1 - d3));
-  const glm::dvec3 cp = p - c;
-  const double d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
-  if (d6 >= 0 && d5 <= d6) return c;
-  const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + ac * (d2 / (d2 - d6));
-  const double va = d3 * d6 - d5 * d4;
-  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
-  const double denom = 1.0 / (va + vb + vc);
-  return a + ab * (vb * denom) + ac * (vc * denom);
-}
-
 double distanceToTet(const TetMesh& mesh, uint32_t t, const glm::dvec3& p) {
   const glm::uvec4 v = mesh.tets[t];
   const glm::dvec3 q[4] = {glm::dvec3(mesh.positions[v.x]), glm::dvec3(mesh.positions[v.y]),
                            glm::dvec3(mesh.positions[v.z]), glm::dvec3(mesh.positions[v.w])};
   double best = std::numeric_limits<double>::max();
   const int faces[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
-  for (const auto& f : faces) best = std::min(best, glm::length(p - closestOnTriangle(p, q[f[0]], q[f[1]], q[f[2]])));
+  for (const auto& f : faces) best = std::min(best, glm::length(p - closestPointOnTriangle(p, q[f[0]], q[f[1]], q[f[2]])));
   return best;
 }
 

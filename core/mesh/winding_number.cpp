@@ -8,6 +8,8 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
+#include "core/mesh/triangle_split.h"
+
 namespace tetlab {
 namespace {
 
@@ -87,14 +89,7 @@ uint32_t FastWindingNumber::build(uint32_t first, uint32_t count) {
     nodes_[id] = node;
     return id;
   }
-  // Median split along the widest axis of the triangle centroids.
-  const glm::dvec3 extent = cHi - cLo;
-  const int axis = extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
-  const uint32_t mid = first + count / 2;
-  std::nth_element(order_.begin() + first, order_.begin() + mid, order_.begin() + first + count,
-                   [&](uint32_t x, uint32_t y) {
-                     return a_[x][axis] + b_[x][axis] + c_[x][axis] < a_[y][axis] + b_[y][axis] + c_[y][axis];
-                   });
+  const uint32_t mid = splitAtCentroidMedian(order_, first, count, cLo, cHi, a_, b_, c_);
   node.left = build(first, mid - first);
   node.right = build(mid, first + count - mid);
   nodes_[id] = node;

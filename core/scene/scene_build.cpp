@@ -10,6 +10,7 @@
 #include "core/mesh/tet_cache.h"
 #include "core/mesh/tetrahedralize.h"
 #include "core/model/generators.h"
+#include "core/scene/mesh_collider_load.h"
 #include "core/scene/rotation.h"
 #include "core/sim/state_setup.h"
 
@@ -299,6 +300,8 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
   built.scene.name = desc.name;
   built.scene.model = std::move(model).value();
   built.scene.settings = desc.settings;
+  if (Status st = loadMeshColliders(built.scene.settings.colliders, options.searchDirs); !st)
+    return Error{"scene '" + desc.name + "': " + st.error().message};
   const SimModel& m = built.scene.model;
   if (progress) progress("render surfaces and pins", 0.97f);
 

@@ -5,6 +5,7 @@
 #include <glm/geometric.hpp>
 
 #include "core/scene/rotation.h"
+#include "core/sim/sdf_grid.h"
 
 namespace tetlab {
 
@@ -47,7 +48,8 @@ Out writeColliders(const Colliders& c) {
   out["ground"] = {{"enabled", c.ground.enabled},
                    {"height", jsonFloat(c.ground.height)},
                    {"friction", jsonFloat(c.ground.friction)}};
-  Out planes = Out::array(), spheres = Out::array(), boxes = Out::array(), capsules = Out::array();
+  Out planes = Out::array(), spheres = Out::array(), boxes = Out::array(), capsules = Out::array(),
+      tori = Out::array(), meshes = Out::array();
   for (const PlaneCollider& p : c.planes)
     planes.push_back(
         {{"point", jsonVec3(p.point)}, {"normal", jsonVec3(p.normal)}, {"friction", jsonFloat(p.friction)}});
@@ -64,10 +66,25 @@ Out writeColliders(const Colliders& c) {
                         {"b", jsonVec3(k.b)},
                         {"radius", jsonFloat(k.radius)},
                         {"friction", jsonFloat(k.friction)}});
+  for (const TorusCollider& t : c.tori)
+    tori.push_back({{"center", jsonVec3(t.center)},
+                    {"major_radius", jsonFloat(t.majorRadius)},
+                    {"minor_radius", jsonFloat(t.minorRadius)},
+                    {"rotation", writeRotationRows(t.rotation)},
+                    {"friction", jsonFloat(t.friction)}});
+  for (const MeshCollider& m : c.meshes)
+    meshes.push_back({{"mesh", m.mesh},
+                      {"center", jsonVec3(m.center)},
+                      {"size", jsonFloat(m.size)},
+                      {"rotation", writeRotationRows(m.rotation)},
+                      {"resolution", m.resolution},
+                      {"friction", jsonFloat(m.friction)}});
   out["planes"] = planes;
   out["spheres"] = spheres;
   out["boxes"] = boxes;
   out["capsules"] = capsules;
+  out["tori"] = tori;
+  out["meshes"] = meshes;
   return out;
 }
 
@@ -238,6 +255,26 @@ void readColliders(JsonObject o, Colliders& c) {
     k.read("b", v.b);
     k.read("radius", v.radius, NumberRange::positive());
     k.read("friction", v.friction, NumberRange::nonNegative());
+  });
+  readArray(o, "tori", c.tori, [](JsonObject& t, TorusCollider& v) {
+    t.read("center", v.center);
+    t.read("major_radius", v.majorRadius, NumberRange::positive());
+    t.read("minor_radius", v.minorRadius, NumberRange::positive());
+    readRotation(t, v.rotation);
+    t.read("friction", v.friction, NumberRange::nonNegative());
+    if (v.minorRadius >= v.majorRadius)
+      JsonObject::fail(t.childPath("minor_radius"), "must be smaller than major_radius (" +
+                                                        std::to_string(v.majorRadius) +
+                                                        " m): a torus whose tube crosses its axis has no hole");
+  });
+  readArray(o, "meshes", c.meshes, [](JsonObject& m, MeshCollider& v) {
+    m.read("mesh", v.mesh);
+    if (v.mesh.empty()) JsonObject::fail(m.childPath("mesh"), "is missing or empty: give the path of a closed OBJ");
+    m.read("center", v.center);
+    m.read("size", v.size, NumberRange::positive());
+    readRotation(m, v.rotation);
+    m.read("resolution", v.resolution, kSdfMinResolution, kSdfMaxResolution);
+    m.read("friction", v.friction, NumberRange::nonNegative());
   });
   o.finish();
 }

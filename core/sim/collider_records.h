@@ -6,7 +6,8 @@
 //                                                        └--forEachCollider--> CPU reference, picking, views
 //
 // Ids: the record index. 0 is the ground (a disabled slot when it is off), then
-// planes, spheres, boxes, capsules in their list order.
+// planes, spheres, boxes, capsules, tori, meshes in their list order. A mesh
+// collider without a sampled grid keeps its slot, disabled.
 #include <cstdint>
 #include <vector>
 
@@ -19,9 +20,13 @@
 
 namespace tetlab {
 
+// `data` holds count() records of TL_COLLIDER_STRIDE float4, then the payload
+// of the colliders that carry data (a mesh collider's SDF grid, 4 samples per
+// float4), which their records address by float index into `data`.
 struct ColliderRecords {
-  std::vector<glm::vec4> data;  // TL_COLLIDER_STRIDE float4 per collider
-  uint32_t count() const { return uint32_t(data.size() / TL_COLLIDER_STRIDE); }
+  std::vector<glm::vec4> data;
+  uint32_t records = 0;
+  uint32_t count() const { return records; }
 };
 
 // Refills `out` (its capacity is kept, so repacking every substep allocates nothing).
@@ -30,8 +35,13 @@ ColliderRecords packColliders(const Colliders& colliders);
 
 // How many records packColliders makes (the ground slot included).
 inline uint32_t colliderRecordCount(const Colliders& c) {
-  return uint32_t(1 + c.planes.size() + c.spheres.size() + c.boxes.size() + c.capsules.size());
+  return uint32_t(1 + c.planes.size() + c.spheres.size() + c.boxes.size() + c.capsules.size() + c.tori.size() +
+                  c.meshes.size());
 }
+
+// Floats of payload a record may address: its offset is carried in a float,
+// exact up to 2^24 (a mesh collider past it keeps its slot, disabled).
+inline constexpr uint32_t kColliderPayloadMaxFloats = 1u << 24;
 
 // Same packed bits (re-uploads are skipped when nothing moved).
 bool bitwiseEqual(const ColliderRecords& a, const ColliderRecords& b);

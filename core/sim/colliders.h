@@ -1,5 +1,7 @@
 #pragma once
 // Analytic colliders. Plain structs: the UI and scene files edit these directly.
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <glm/mat3x3.hpp>
@@ -40,12 +42,44 @@ struct CapsuleCollider {
   float friction = 0.5f;
 };
 
+// A ring (doughnut) around its local y axis: a body can hang on it, slide
+// around it or fall through its hole.
+struct TorusCollider {
+  glm::vec3 center{0.0f};
+  float majorRadius = 0.2f;   // centre of the tube to the axis [m]
+  float minorRadius = 0.05f;  // tube radius [m]
+  glm::mat3 rotation{1.0f};   // torus-to-world rotation (the axis is its local y)
+  float friction = 0.5f;
+};
+
+struct SdfGrid;
+struct SurfaceMesh;
+
+// A closed mesh as a collider: its signed distance field sampled once on a
+// grid (core/sim/sdf_grid.h) in the mesh's unit frame (the OBJ fitted into a
+// unit cube centred at the origin), then placed by centre, rotation and size
+// live without resampling (phi scales with the size). `grid` and `surface`
+// are filled when the scene is built (loadMeshColliders, scene_build.h) or
+// the collider is added in the window; a collider without a grid is inert.
+struct MeshCollider {
+  std::string mesh;            // the OBJ as the scene file names it
+  glm::vec3 center{0.0f};      // where the mesh's box centre sits [m]
+  float size = 0.3f;           // side of the cube the mesh is fitted into [m]
+  glm::mat3 rotation{1.0f};    // mesh-to-world rotation
+  int resolution = 40;         // grid nodes along the longest side (kSdfDefaultResolution)
+  float friction = 0.5f;
+  std::shared_ptr<const SdfGrid> grid;        // in the unit frame
+  std::shared_ptr<const SurfaceMesh> surface;  // the loaded surface in the unit frame, for drawing and picking
+};
+
 struct Colliders {
   GroundPlane ground;
   std::vector<PlaneCollider> planes;
   std::vector<SphereCollider> spheres;
   std::vector<BoxCollider> boxes;
   std::vector<CapsuleCollider> capsules;
+  std::vector<TorusCollider> tori;
+  std::vector<MeshCollider> meshes;
 };
 
 }  // namespace tetlab

@@ -9,6 +9,7 @@ Status DeviceColliders::refresh(const ClContext& ctx, const Colliders& colliders
   if (!b) return b.error();
   records = std::move(*b);
   uploaded_.data = scratch_.data;
+  uploaded_.records = scratch_.records;
   return Ok{};
 }
 

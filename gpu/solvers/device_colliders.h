@@ -17,7 +17,10 @@ class DeviceColliders {
  public:
   // Blocking upload when the records differ from the last one.
   Status refresh(const ClContext& ctx, const Colliders& colliders);
-  void forget() { uploaded_.data.clear(); }
+  void forget() {
+    uploaded_.data.clear();
+    uploaded_.records = 0;
+  }
   uint32_t count() const { return uploaded_.count(); }
 
   DeviceBuffer<glm::vec4> records;

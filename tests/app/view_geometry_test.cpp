@@ -151,7 +151,16 @@ TEST(ViewGeometry, ColliderMeshesAreClosedOutwardAndHaveTheirVolume) {
   const double exact = M_PI * r * r * length + 4.0 / 3.0 * M_PI * r * r * r;
   EXPECT_GT(enclosedVolume(capsule), 0.0) << "outward winding";
   EXPECT_NEAR(enclosedVolume(capsule) / exact, 1.0, 0.01);
+  // Torus: 2 pi^2 R r^2 (Pappus), tilted. The mesh is the tube's inscribed
+  // 24-gon swept along the ring's inscribed 64-gon: each polygon keeps
+  // (n / 2 pi) sin(2 pi / n) of its circle's area or length.
+  const SurfaceMesh torus = makeTorusMesh(glm::vec3(0.3f, -0.2f, 0.1f), 0.5f, 0.1f, R, 64, 24);
+  auto inscribed = [](double n) { return n / (2.0 * M_PI) * std::sin(2.0 * M_PI / n); };
+  EXPECT_GT(enclosedVolume(torus), 0.0) << "outward winding";
+  EXPECT_NEAR(enclosedVolume(torus) / (2.0 * M_PI * M_PI * 0.5 * 0.1 * 0.1 * inscribed(24) * inscribed(64)), 1.0,
+              1e-4);
   Colliders colliders;
+  colliders.tori.push_back({});
   colliders.spheres.push_back({glm::vec3(0.0f), 0.3f, 0.5f});
   colliders.boxes.push_back({});
   colliders.capsules.push_back({});

@@ -4,6 +4,8 @@
 // seed reproduces placements; render surfaces sit exactly on the rest shape.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -13,6 +15,7 @@
 #include "core/scene/scene_build.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/presets.h"
+#include "core/sim/sdf_grid.h"
 
 namespace tetlab {
 namespace {
@@ -265,6 +268,32 @@ TEST(SceneBuild, MissingMeshNamesTheBodyAndWhereItLooked) {
   EXPECT_NE(message.find("body 'ghost'"), std::string::npos) << message;
   EXPECT_NE(message.find("no_such_mesh.obj"), std::string::npos) << message;
   EXPECT_NE(message.find((kAssets / "meshes" / "no_such_mesh.obj").string()), std::string::npos) << message;
+}
+
+// A scene's mesh collider is loaded with the scene (its grid sampled, its
+// surface kept for drawing), found like a body's mesh; a missing or open OBJ
+// fails the build with the file named.
+TEST(SceneBuild, MeshCollidersLoadWithTheSceneAndBadOnesNameTheFile) {
+  SceneDesc d;
+  BodySpec b;
+  b.source = BodySource::Box;
+  d.bodies = {b};
+  MeshCollider m;
+  m.mesh = "torus.obj";
+  m.resolution = 24;
+  d.settings.colliders.meshes.push_back(m);
+  Result<BuiltScene> built = buildScene(d, assetOptions());
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  const MeshCollider& loaded = built->scene.settings.colliders.meshes.at(0);
+  ASSERT_TRUE(loaded.grid && loaded.surface);
+  EXPECT_EQ(std::max({loaded.grid->dims.x, loaded.grid->dims.y, loaded.grid->dims.z}), 24u);
+  EXPECT_FALSE(loaded.surface->triangles.empty());
+
+  d.settings.colliders.meshes[0].mesh = "no_such_collider.obj";
+  Result<BuiltScene> missing = buildScene(d, assetOptions());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("no_such_collider.obj"), std::string::npos) << missing.error().message;
+  EXPECT_NE(missing.error().message.find("mesh collider"), std::string::npos) << missing.error().message;
 }
 
 TEST(SceneBuild, JobReportsProgressAndCanBeCancelled) {

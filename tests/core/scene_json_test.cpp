@@ -99,6 +99,20 @@ SceneDesc everythingChanged() {
   b.friction = 0.3f;
   st.colliders.boxes.push_back(b);
   st.colliders.capsules.push_back(CapsuleCollider{{0, 0, 0}, {0, 1, 0}, 0.05f, 0.6f});
+  TorusCollider ring;
+  ring.center = {0.2f, 0.3f, -0.1f};
+  ring.majorRadius = 0.35f;
+  ring.minorRadius = 1.0f / 30.0f;
+  ring.rotation = glm::mat3(glm::vec3(1, 0, 0), glm::vec3(0, 0, 1), glm::vec3(0, -1, 0));  // 90 deg about x
+  ring.friction = 0.25f;
+  st.colliders.tori.push_back(ring);
+  MeshCollider meshCollider;
+  meshCollider.mesh = "meshes/spot.obj";
+  meshCollider.center = {0.1f, 0.2f, 0.3f};
+  meshCollider.size = 0.45f;
+  meshCollider.resolution = 33;
+  meshCollider.friction = 0.7f;
+  st.colliders.meshes.push_back(meshCollider);
   st.colliders.planes.push_back(PlaneCollider{{0.0f, 0.1f, 0.0f}, {0.3f, 1.0f / 3.0f, 0.0f}, 0.45f});
   st.bodyContacts = BodyContactParams{0.003f, 0.04f, 0.7f, true};
   s.camera = CameraSpec{true, {0.1f, 0.2f, 0.3f}, 2.5f, 40.0f, 25.0f};
@@ -163,6 +177,14 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   for (int c = 0; c < 3; ++c)
     for (int r = 0; r < 3; ++r)
       EXPECT_TRUE(sameBits(a.colliders.boxes[0].rotation[c][r], e.colliders.boxes[0].rotation[c][r]));
+  ASSERT_EQ(a.colliders.meshes.size(), 1u);
+  EXPECT_EQ(a.colliders.meshes[0].mesh, "meshes/spot.obj");
+  EXPECT_EQ(a.colliders.meshes[0].resolution, 33);
+  EXPECT_TRUE(sameBits(a.colliders.meshes[0].size, 0.45f) && sameBits(a.colliders.meshes[0].friction, 0.7f));
+  EXPECT_FALSE(a.colliders.meshes[0].grid) << "parsing loads nothing: buildScene samples the grid";
+  ASSERT_EQ(a.colliders.tori.size(), 1u);
+  EXPECT_TRUE(sameBits(a.colliders.tori[0].minorRadius, 1.0f / 30.0f) && sameBits(a.colliders.tori[0].friction, 0.25f));
+  EXPECT_TRUE(sameBits(a.colliders.tori[0].rotation[1][2], 1.0f));
   ASSERT_EQ(a.colliders.planes.size(), 1u);
   EXPECT_TRUE(sameBits(a.colliders.planes[0].normal.y, 1.0f / 3.0f) && sameBits(a.colliders.planes[0].friction, 0.45f));
   EXPECT_TRUE(l.camera.set);
@@ -176,6 +198,16 @@ TEST(SceneJson, APlaneWithoutANormalDirectionIsRejected) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("/colliders/planes/0/normal"), std::string::npos) << bad.error().message;
   EXPECT_NE(bad.error().message.find("non-zero"), std::string::npos) << bad.error().message;
+}
+
+TEST(SceneJson, ATorusWithoutAHoleIsRejected) {
+  Result<SceneDesc> bad = parseSceneJson(
+      R"({ "bodies": [ { "sphere": {} } ],
+           "colliders": { "tori": [ { "center": [0, 0, 0], "major_radius": 0.1, "minor_radius": 0.2 } ] } })",
+      "torus.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("/colliders/tori/0/minor_radius"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("smaller than major_radius"), std::string::npos) << bad.error().message;
 }
 
 TEST(SceneJson, ShortestFloatTextStillRoundTrips) {

@@ -71,7 +71,8 @@ TEST(AvbdGpuParity, MouseOnTwoVerticesOfOneColourConvergesToTheCpuResult) {
 TEST(AvbdGpuParity, BlockSlidingOnEveryColliderKindHardContactsWithFriction) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   for (ContactSurface surface :
-       {ContactSurface::Ground, ContactSurface::Sphere, ContactSurface::TiltedBox, ContactSurface::Capsule}) {
+       {ContactSurface::Ground, ContactSurface::Sphere, ContactSurface::TiltedBox, ContactSurface::Capsule,
+        ContactSurface::Torus, ContactSurface::MeshSphere}) {
     SCOPED_TRACE(test::nameOf(surface));
     SolverSettings s = test::vbdBaseSettings(SolverKind::Avbd);
     test::VbdScene scene;

@@ -3,7 +3,9 @@
 // pb_parity_util.h for PBD/XPBD): the collider set the contact scenes are
 // thrown at, and the OpenCL launch schedules the schedule tests force.
 #include <cmath>
+#include <memory>
 
+#include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
 #include <glm/vec3.hpp>
 
@@ -11,6 +13,7 @@
 
 #include "core/model/generators.h"
 #include "core/model/model_builder.h"
+#include "core/sim/sdf_grid.h"
 #include "core/sim/solver_settings.h"
 #include "core/sim/state_setup.h"
 
@@ -44,10 +47,32 @@ inline ParityScene clampedBeam(float youngs = 2.0e5f, float poisson = 0.3f, floa
   return s;
 }
 
-// A sphere next to a box turned 0.4 rad about y and a capsule over the
-// ground (friction 0.6): a block dropped near the origin hits the sphere and
-// tumbles off; every collider kind is sampled every iteration.
-inline void addSphereBoxCapsule(SolverSettings& s) {
+// A mesh collider whose grid samples a sphere exactly (phi = |q| - 1/2 in the
+// unit frame, `nodes` per axis): the grid lookup of both backends without an
+// OBJ file, placed at `center` with radius `radius`.
+inline MeshCollider sphereGridCollider(glm::vec3 center, float radius, uint32_t nodes = 16) {
+  auto grid = std::make_shared<SdfGrid>();
+  grid->dims = glm::uvec3(nodes);
+  grid->cell = 1.6f / float(nodes - 1);
+  grid->origin = glm::vec3(-0.8f);
+  for (uint32_t k = 0; k < nodes; ++k)
+    for (uint32_t j = 0; j < nodes; ++j)
+      for (uint32_t i = 0; i < nodes; ++i)
+        grid->phi.push_back(glm::length(grid->origin + grid->cell * glm::vec3(i, j, k)) - 0.5f);
+  MeshCollider m;
+  m.mesh = "analytic sphere";
+  m.center = center;
+  m.size = 2.0f * radius;
+  m.friction = 0.4f;
+  m.grid = std::move(grid);
+  return m;
+}
+
+// A sphere next to a box turned 0.4 rad about y, a capsule, a tilted torus
+// lying on the ground and a sampled sphere (friction 0.6): a block dropped
+// near the origin hits the sphere and tumbles off; every collider kind is
+// sampled every iteration.
+inline void addEveryColliderKind(SolverSettings& s) {
   s.colliders.ground.friction = 0.6f;
   s.colliders.spheres.push_back({glm::vec3(0.05f, 0.1f, 0.0f), 0.08f, 0.3f});
   BoxCollider box;
@@ -58,6 +83,16 @@ inline void addSphereBoxCapsule(SolverSettings& s) {
                            glm::vec3(std::sin(a), 0.0f, std::cos(a)));
   s.colliders.boxes.push_back(box);
   s.colliders.capsules.push_back({glm::vec3(-0.2f, 0.04f, -0.2f), glm::vec3(0.2f, 0.04f, -0.1f), 0.04f, 0.5f});
+  TorusCollider torus;
+  torus.center = glm::vec3(0.12f, 0.03f, 0.12f);
+  torus.majorRadius = 0.09f;
+  torus.minorRadius = 0.03f;
+  const float t = 0.3f;  // about z
+  torus.rotation = glm::mat3(glm::vec3(std::cos(t), std::sin(t), 0.0f), glm::vec3(-std::sin(t), std::cos(t), 0.0f),
+                             glm::vec3(0.0f, 0.0f, 1.0f));
+  torus.friction = 0.4f;
+  s.colliders.tori.push_back(torus);
+  s.colliders.meshes.push_back(sphereGridCollider(glm::vec3(-0.05f, 0.03f, 0.14f), 0.05f));
 }
 
 // The OpenCL launch schedules the schedule parity tests run one at a time.

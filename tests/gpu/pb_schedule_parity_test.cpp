@@ -69,7 +69,7 @@ TEST(PbScheduleParity, DroppedBoxOnEveryColliderWithFrictionBothSolversOnEverySc
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   forEveryScheduleAndSolver([&](SolverSettings s, test::GpuFactory factory) {
     s.colliders.ground.height = 0.0f;
-    test::addSphereBoxCapsule(s);
+    test::addEveryColliderKind(s);
     s.positionBased.contactOffset = 0.002f;
     Comparison c = runBoth(ctx, droppedBox(), s, factory);
     EXPECT_PB_PARITY(c, 0.1, kMaxRelativeError);

@@ -65,7 +65,7 @@ TEST(PositionBasedGpuParity, ContactsWithGroundAndEveryColliderKindOnBothSolvers
     SCOPED_TRACE(kind == SolverKind::Xpbd ? "XPBD" : "PBD");
     SolverSettings s = baseSettings(kind);
     s.colliders.ground.height = 0.0f;
-    test::addSphereBoxCapsule(s);
+    test::addEveryColliderKind(s);
     s.positionBased.contactOffset = 0.002f;
     Comparison c = runBoth(ctx, droppedBox(), s, kind == SolverKind::Xpbd ? makeXpbdSolverGpu : makePbdSolverGpu);
     EXPECT_PARITY(c, 0.1);

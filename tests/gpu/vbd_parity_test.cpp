@@ -107,9 +107,11 @@ TEST(VbdGpuParity, BlockSlidingOnTheGroundWithFriction) {
 // the device: 4.1e-5 m (sphere), 2.7e-5 m (incline), 3.2e-5 m (capsule), not
 // growing after the first frames; g h^2 = 1.09e-4 m here. The bound is g h^2; PoCL
 // reproduces the CPU exactly (0 m).
-TEST(VbdGpuParity, BlockSlidingOnSphereInclineAndCapsule) {
+TEST(VbdGpuParity, BlockSlidingOnEveryCurvedColliderKind) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (ContactSurface surface : {ContactSurface::Sphere, ContactSurface::TiltedBox, ContactSurface::Capsule}) {
+  for (ContactSurface surface :
+       {ContactSurface::Sphere, ContactSurface::TiltedBox, ContactSurface::Capsule, ContactSurface::Torus,
+        ContactSurface::MeshSphere}) {
     SCOPED_TRACE(test::nameOf(surface));
     SolverSettings s = test::vbdBaseSettings(SolverKind::Vbd);
     test::VbdScene scene;

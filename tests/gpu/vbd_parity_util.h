@@ -63,7 +63,7 @@ inline VbdScene vbdDroppedBox(float youngs = 5.0e4f) {
 }
 
 // Surfaces for the contact scenes.
-enum class ContactSurface { Ground, Sphere, TiltedBox, Capsule };
+enum class ContactSurface { Ground, Sphere, TiltedBox, Capsule, Torus, MeshSphere };
 
 inline const char* nameOf(ContactSurface s) {
   switch (s) {
@@ -75,13 +75,19 @@ inline const char* nameOf(ContactSurface s) {
       return "tilted box";
     case ContactSurface::Capsule:
       return "capsule";
+    case ContactSurface::Torus:
+      return "torus";
+    case ContactSurface::MeshSphere:
+      return "mesh (sampled sphere)";
   }
   return "?";
 }
 
 // The soft 0.2 m block already resting on a large surface of one collider kind
 // (a radius-2 m sphere, a box whose top face is an incline of 0.15 rad with
-// mu = 0.1 < tan 0.15, so it slides down, a radius-1 m capsule, or the ground),
+// mu = 0.1 < tan 0.15, so it slides down, a radius-1 m capsule, the crest of
+// a torus' tube (R = 1 m, r = 0.5 m, axis y), a mesh collider sampling the
+// radius-2 m sphere on a 24^3 grid, or the ground),
 // given a sideways push of (0.5, 0, 0.3) m/s: friction and contact all along,
 // without an impact. `thickness` [m] goes to both solvers' contactThickness.
 inline void makeSlidingBlock(ContactSurface surface, float thickness, VbdScene& outScene, SolverSettings& s) {
@@ -95,6 +101,18 @@ inline void makeSlidingBlock(ContactSurface surface, float thickness, VbdScene& 
   if (surface == ContactSurface::Sphere) s.colliders.spheres.push_back({glm::vec3(0.0f, -2.0f, 0.0f), 2.0f, 0.3f});
   if (surface == ContactSurface::Capsule)
     s.colliders.capsules.push_back({glm::vec3(-1.0f, -1.0f, 0.0f), glm::vec3(1.0f, -1.0f, 0.0f), 1.0f, 0.3f});
+  if (surface == ContactSurface::Torus) {
+    TorusCollider t;
+    t.center = glm::vec3(-1.0f, -0.5f, 0.0f);  // the tube's crest passes through the origin
+    t.majorRadius = 1.0f;
+    t.minorRadius = 0.5f;
+    t.friction = 0.3f;
+    s.colliders.tori.push_back(t);
+  }
+  if (surface == ContactSurface::MeshSphere) {
+    s.colliders.meshes.push_back(sphereGridCollider(glm::vec3(0.0f, -2.0f, 0.0f), 2.0f, 24));
+    s.colliders.meshes.back().friction = 0.3f;  // as the analytic sphere
+  }
   if (surface == ContactSurface::TiltedBox) {
     BoxCollider b;
     b.center = glm::vec3(0.0f, -0.1f, 0.0f);
@@ -116,7 +134,7 @@ inline void makeSlidingBlock(ContactSurface surface, float thickness, VbdScene& 
 // and capsule are sampled every iteration but, as it happens, never touched).
 inline void addTumblingColliders(SolverSettings& s) {
   s.step.constraints.edges = true;
-  addSphereBoxCapsule(s);
+  addEveryColliderKind(s);
   s.vbd.contactThickness = 0.002f;
   s.avbd.primal.contactThickness = 0.002f;
 }
