@@ -18,6 +18,7 @@
 #include "tests/app/app_test_util.h"
 #include "tests/app/body_pixels.h"
 #include "app/app.h"
+#include "core/scene/mesh_collider_load.h"
 #include "app/render/picking.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/state_setup.h"
@@ -285,6 +286,41 @@ TEST(SandboxInput, CtrlDragMovesACollider) {
   EXPECT_GT(glm::dot(moved, app.camera().right()), 0.03f) << moved.x << " " << moved.y << " " << moved.z;
   EXPECT_NEAR(glm::dot(moved, app.camera().forward()), 0.0f, 1e-4f);
   EXPECT_NEAR(glm::dot(moved, app.camera().up()), 0.0f, 1e-3f);
+  EXPECT_EQ(app.finish(), 0);
+  fs::remove_all(dir);
+}
+
+// The same for a mesh collider (sphere.obj, 0.3 m across, beside the pile):
+// picked by sphere tracing its sampled field, moved by its centre.
+TEST(SandboxInput, CtrlDragMovesAMeshCollider) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
+  const fs::path dir = tempDir("mesh_collider");
+  Result<std::unique_ptr<App>> created = createApp(headlessOptions(smallPresetFile("pile.json", dir)));
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  App& app = **created;
+  SimSession& session = *app.session();
+  session.setPaused(true);
+  MeshCollider m;
+  m.mesh = "sphere.obj";
+  m.size = 0.3f;
+  m.resolution = 24;
+  m.center = {0.0f, 0.6f, 0.0f};
+  ASSERT_TRUE(loadMeshCollider(m, {kAssets, kAssets / "meshes"}).ok());
+  session.settings().colliders.meshes.push_back(m);
+  runFrame(app);
+  const glm::vec3 centre = m.center;
+  const glm::vec3 front = centre + 0.15f * glm::normalize(app.camera().eye() - centre);
+  const std::optional<glm::vec2> cursor = projectToScreen(app.camera(), front, app.displaySize());
+  ASSERT_TRUE(cursor.has_value());
+  InputEvent press = mouse(InputEvent::Type::kButtonPress, *cursor);
+  press.ctrl = true;
+  app.window().pushEvent(press);
+  app.window().pushEvent(mouse(InputEvent::Type::kCursorMove, *cursor + glm::vec2(40.0f, 0.0f)));
+  app.window().pushEvent(mouse(InputEvent::Type::kButtonRelease, *cursor + glm::vec2(40.0f, 0.0f)));
+  runFrame(app);
+  const glm::vec3 moved = session.settings().colliders.meshes.at(0).center - centre;
+  EXPECT_GT(glm::dot(moved, app.camera().right()), 0.03f) << moved.x << " " << moved.y << " " << moved.z;
+  EXPECT_NEAR(glm::dot(moved, app.camera().forward()), 0.0f, 1e-4f);
   EXPECT_EQ(app.finish(), 0);
   fs::remove_all(dir);
 }
