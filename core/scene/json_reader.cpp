@@ -101,12 +101,19 @@ std::string JsonObject::describe(const nlohmann::json& v) {
   return "an object";
 }
 
+namespace {
+
+// A number the simulation stores as float: beyond its range it would become inf.
+float readFloatValue(const nlohmann::json& v, const std::string& path, NumberRange range) {
+  const double d = readNumberValue(v, path, range);
+  if (std::fabs(d) > 3.0e38) JsonObject::fail(path, "is too large for a 32-bit float: " + formatNumber(d));
+  return float(d);
+}
+
+}  // namespace
+
 void JsonObject::read(const char* key, float& out, NumberRange range) {
-  if (const nlohmann::json* v = find(key)) {
-    const double d = readNumberValue(*v, childPath(key), range);
-    if (std::fabs(d) > 3.0e38) fail(childPath(key), "is too large for a 32-bit float: " + formatNumber(d));
-    out = float(d);
-  }
+  if (const nlohmann::json* v = find(key)) out = readFloatValue(*v, childPath(key), range);
 }
 
 void JsonObject::read(const char* key, double& out, NumberRange range) {
@@ -149,7 +156,7 @@ void JsonObject::read(const char* key, glm::vec3& out, NumberRange range) {
   const std::string path = childPath(key);
   if (!v->is_array() || v->size() != 3) fail(path, "expected [x, y, z] (3 numbers), got " + describe(*v));
   glm::vec3 r;
-  for (int i = 0; i < 3; ++i) r[i] = float(readNumberValue((*v)[size_t(i)], path + "/" + std::to_string(i), range));
+  for (int i = 0; i < 3; ++i) r[i] = readFloatValue((*v)[size_t(i)], path + "/" + std::to_string(i), range);
   out = r;
 }
 

@@ -269,25 +269,45 @@ JsonOut sceneToJson(const SceneDesc& scene) {
 
 std::string sceneToJsonText(const SceneDesc& scene) { return prettyJson(sceneToJson(scene)); }
 
+namespace {
+
+// "line:column" of the 0-based byte offset `at` of `text`, as editors count them.
+std::string lineColumn(std::string_view text, size_t at) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < at && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(column);
+}
+
+}  // namespace
+
 Result<SceneDesc> parseSceneJson(std::string_view text, const std::string& sourceName) {
   json doc;
   try {
     doc = json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
-    // e.byte is 1-based; report line and column, which editors show.
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
+    // e.byte is 1-based.
     std::string what = e.what();
     if (const size_t at = what.find("syntax error"); at != std::string::npos) what = what.substr(at);
-    return Error{sourceName + ":" + std::to_string(line) + ":" + std::to_string(column) + ": not valid JSON (" +
-                 what + "): check for a missing comma or quote, or a trailing comma"};
+    return Error{sourceName + ":" + lineColumn(text, e.byte > 0 ? e.byte - 1 : 0) + ": not valid JSON (" + what +
+                 "): check for a missing comma or quote, or a trailing comma"};
+  } catch (const json::out_of_range& e) {
+    // A number beyond double's range: the parser names the token ("number
+    // overflow parsing '1e400'") but not where it is, so find it in the text.
+    const std::string what = e.what();
+    const size_t open = what.find('\''), close = open == std::string::npos ? open : what.find('\'', open + 1);
+    const std::string token = close == std::string::npos ? std::string() : what.substr(open + 1, close - open - 1);
+    const size_t at = token.empty() ? std::string_view::npos : text.find(token);
+    return Error{sourceName + (at == std::string_view::npos ? std::string() : ":" + lineColumn(text, at)) +
+                 ": the number " + (token.empty() ? std::string("here") : "'" + token + "'") +
+                 " is beyond the range of a double (about 1.8e308): write a finite value in the field's range "
+                 "(docs/sandbox.md)"};
   }
   try {
     return readScene(doc);

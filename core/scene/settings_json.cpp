@@ -219,7 +219,7 @@ void readRotation(JsonObject& o, glm::mat3& out) {
   float err = 0.0f;
   for (int c = 0; c < 3; ++c)
     for (int r = 0; r < 3; ++r) err = std::max(err, std::fabs(rtr[c][r] - (c == r ? 1.0f : 0.0f)));
-  if (err > 1e-4f || glm::determinant(m) < 0.0f)
+  if (!(err <= 1e-4f) || !(glm::determinant(m) > 0.0f))  // NaN (huge entries) fails too
     JsonObject::fail(path, "is not a rotation matrix (rows must be orthonormal, determinant +1); "
                            "use 'rotate_deg': [x, y, z] instead");
   out = m;

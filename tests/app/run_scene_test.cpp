@@ -80,6 +80,14 @@ TEST(RunScene, AUsersSceneFileRunsAndABadOneIsNamed) {
   EXPECT_EQ(bad.exitCode, 1) << bad.output;
   EXPECT_NE(bad.output.find("broken.json"), std::string::npos) << bad.output;
 
+  // A number beyond double's range used to abort the process (exit 134): now exit 1, named.
+  const fs::path huge = dir / "huge.json";
+  std::ofstream(huge) << R"({ "bodies": [ { "sphere": {} } ], "step": { "dt": 1e400 } })";
+  auto overflow = test::runTetlab("run --scene '" + huge.string() + "' --frames 2");
+  EXPECT_EQ(overflow.exitCode, 1) << overflow.output;
+  EXPECT_NE(overflow.output.find("huge.json:1:"), std::string::npos) << overflow.output;
+  EXPECT_NE(overflow.output.find("1e400"), std::string::npos) << overflow.output;
+
   auto both = test::runTetlab("run --scene pile --preset beam --frames 2");
   EXPECT_NE(both.exitCode, 0) << both.output;
   fs::remove_all(dir);

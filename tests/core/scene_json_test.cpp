@@ -210,6 +210,32 @@ TEST(SceneJson, ATorusWithoutAHoleIsRejected) {
   EXPECT_NE(bad.error().message.find("smaller than major_radius"), std::string::npos) << bad.error().message;
 }
 
+// Numbers the parser or the float fields cannot hold (issue 16): a clear error
+// naming the file, the line and column or the field, never an abort.
+TEST(SceneJson, NumbersBeyondTheRangeTheyAreStoredInAreClearErrors) {
+  const std::string head = R"({ "bodies": [ { "sphere": {} } ],
+  "step": { "dt": )";
+  Result<SceneDesc> huge = parseSceneJson(head + "1e400 } }", "huge.json");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.error().message.find("huge.json:2:19"), std::string::npos) << huge.error().message;
+  EXPECT_NE(huge.error().message.find("'1e400'"), std::string::npos) << huge.error().message;
+  EXPECT_NE(huge.error().message.find("beyond the range of a double"), std::string::npos) << huge.error().message;
+
+  Result<SceneDesc> gravity =
+      parseSceneJson(R"({ "bodies": [ { "sphere": {} } ], "step": { "gravity": [0, -1e39, 0] } })", "g.json");
+  ASSERT_FALSE(gravity.ok());
+  EXPECT_NE(gravity.error().message.find("/step/gravity/1"), std::string::npos) << gravity.error().message;
+  EXPECT_NE(gravity.error().message.find("32-bit float"), std::string::npos) << gravity.error().message;
+
+  Result<SceneDesc> rotation = parseSceneJson(
+      R"({ "bodies": [ { "sphere": {} } ], "colliders": { "boxes": [ { "center": [0, 0, 0], "half_extents": [1, 1, 1],
+           "rotation": [[1e39, 0, 0], [0, 1, 0], [0, 0, 1]] } ] } })",
+      "r.json");
+  ASSERT_FALSE(rotation.ok()) << "a non-finite rotation must not pass the orthonormality check";
+  EXPECT_NE(rotation.error().message.find("/colliders/boxes/0/rotation"), std::string::npos)
+      << rotation.error().message;
+}
+
 TEST(SceneJson, ShortestFloatTextStillRoundTrips) {
   // 1/60 s is saved as the shortest decimal that reads back to the same float.
   SceneDesc s;
