@@ -10,6 +10,7 @@
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
+#include "core/mesh/diagonal_flips.h"
 #include "core/mesh/surface_simplify.h"
 #include "core/mesh/voxel_fallback.h"
 
@@ -242,8 +243,21 @@ Result<TetResult> tetrahedralizeSurface(const SurfaceMesh& surface, const TetOpt
   TetResult out;
   ctx.report(TetPhase::Checking, 0.0f);
   if (Status s = checkInputSurface(surface, options, out); !s) return s.error();
+  // A surface that crosses itself only through the diagonals its polygons
+  // were split along is mended by taking the other diagonals (diagonal_flips.h).
+  SurfaceMesh flipped;
+  const SurfaceMesh* input = &surface;
+  if (options.validateInput && out.surfaceChecks.selfIntersecting() && out.surfaceChecks.watertight() &&
+      out.surfaceChecks.manifold()) {
+    flipped = surface;
+    out.diagonalFlips = flipCrossingDiagonals(flipped);
+    if (out.diagonalFlips.flipped > 0 && out.diagonalFlips.crossingAfter == 0) {
+      input = &flipped;
+      out.surfaceChecks = checkSurface(flipped);
+    }
+  }
   // TetGen ignores facet orientation, but the winding number does not.
-  SurfaceMesh oriented = surface;
+  SurfaceMesh oriented = *input;
   out.orientationFix = fixOrientation(oriented);
   out.checkSeconds = secondsSince(start);
   if (ctx.cancelled()) return cancelledError();
@@ -252,7 +266,7 @@ Result<TetResult> tetrahedralizeSurface(const SurfaceMesh& surface, const TetOpt
   if (!tryTetGen) return tryTetGen.error();
   bool meshed = false;
   if (*tryTetGen) {
-    Result<bool> tetgen = runTetGen(surface, options, ctx, out);
+    Result<bool> tetgen = runTetGen(*input, options, ctx, out);
     if (!tetgen) return tetgen.error();
     meshed = *tetgen;
   }
@@ -261,6 +275,11 @@ Result<TetResult> tetrahedralizeSurface(const SurfaceMesh& surface, const TetOpt
     if (Status s = runFallback(oriented, options, ctx, out); !s) return s.error();
   }
 
+  if (input == &flipped)
+    out.reason += std::string(out.reason.empty() ? "" : "; ") + "the surface crossed itself in " +
+                  std::to_string(out.diagonalFlips.crossingBefore) + " triangle pairs only through how its polygons "
+                  "were split: " + std::to_string(out.diagonalFlips.flipped) +
+                  (out.diagonalFlips.flipped == 1 ? " diagonal was" : " diagonals were") + " flipped";
   if (Status s = cleanUp(ctx, out); !s) return s.error();
   out.totalSeconds = secondsSince(start);
   ctx.report(TetPhase::Done, 1.0f);

@@ -18,6 +18,7 @@
 #include <functional>
 #include <string>
 
+#include "core/mesh/diagonal_flips.h"
 #include "core/mesh/surface_checks.h"
 #include "core/mesh/tet_cleanup.h"
 #include "core/mesh/tet_mesh.h"
@@ -65,7 +66,8 @@ struct TetResult {
   std::string tetgenError;          // when TetGen was called and failed
   int voxelResolution = 0;          // when the fallback ran
   size_t simplifiedTriangles = 0;   // triangles TetGen got when the surface was simplified, else 0
-  SurfaceCheckReport surfaceChecks; // of the surface as given
+  SurfaceCheckReport surfaceChecks; // of the surface as given, or as mended by diagonal flips (below)
+  DiagonalFlipReport diagonalFlips; // a self-crossing surface: the diagonals flipped (diagonal_flips.h)
   OrientationFixReport orientationFix;
   TetCleanupReport cleanup;
   double checkSeconds = 0.0, tetgenSeconds = 0.0, fallbackSeconds = 0.0, totalSeconds = 0.0;
