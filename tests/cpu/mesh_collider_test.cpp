@@ -150,10 +150,16 @@ TEST(SdfGrid, SamplesTheSphereAndInterpolatesBetweenNodes) {
               worst, 0.8 * flat + interpolation, worstAngle);
   EXPECT_LT(worst, 0.8 * flat + interpolation);
   EXPECT_LT(worstAngle, facets.angle + 0.5 * cell / R);
-  // Far outside the grid: bounded by the distance to the grid box plus the box face value.
+  // Far outside the grid: the distance to the grid box plus the box face value,
+  // and the normal the direction from the box (sdf_grid.clh, SDF_FAR).
   float farPhi = 0.0f;
-  forEachCollider(records, m.center + glm::vec3(0.0f, 3.0f, 0.0f), [&](const ColliderSample& s) { farPhi = s.phi; });
+  glm::vec3 farNormal(0.0f);
+  forEachCollider(records, m.center + glm::vec3(0.0f, 3.0f, 0.0f), [&](const ColliderSample& s) {
+    farPhi = s.phi;
+    farNormal = s.normal;
+  });
   EXPECT_NEAR(farPhi, 3.0f - 0.4f, 0.05f);
+  EXPECT_NEAR(farNormal.y, 1.0f, 1e-5f);
 }
 
 TEST(SdfGrid, AnOpenSurfaceIsRejectedNamingTheFile) {
