@@ -11,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 #include <unistd.h>
 
@@ -259,18 +260,15 @@ TEST(SandboxInput, ShiftClickPinsAndUnpinsTheNearestVertex) {
   fs::remove_all(dir);
 }
 
-TEST(SandboxInput, CtrlDragMovesACollider) {
-  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
-  const fs::path dir = tempDir("collider");
-  Result<std::unique_ptr<App>> created = createApp(headlessOptions(smallPresetFile("pile.json", dir)));
-  ASSERT_TRUE(created.ok()) << created.error().message;
-  App& app = **created;
+// Ctrl-drags 40 pixels to the right from the front of a round collider
+// (centre, radius; `centreOf` reads where it is now) in the paused pile scene,
+// and checks that it moved along the camera's right vector, in the plane facing
+// the camera, and that no body was dragged.
+void expectCtrlDragMoves(App& app, float radius, const std::function<glm::vec3()>& centreOf) {
   SimSession& session = *app.session();
-  session.setPaused(true);
   runFrame(app);
-  const glm::vec3 centre = session.settings().colliders.spheres.at(0).center;
-  const float radius = session.settings().colliders.spheres.at(0).radius;
-  // The sphere's front-facing point nearest the camera, on screen.
+  const glm::vec3 centre = centreOf();
+  // The collider's front-facing point nearest the camera, on screen.
   const glm::vec3 front = centre + radius * glm::normalize(app.camera().eye() - centre);
   const std::optional<glm::vec2> cursor = projectToScreen(app.camera(), front, app.displaySize());
   ASSERT_TRUE(cursor.has_value());
@@ -281,16 +279,27 @@ TEST(SandboxInput, CtrlDragMovesACollider) {
   app.window().pushEvent(mouse(InputEvent::Type::kButtonRelease, *cursor + glm::vec2(40.0f, 0.0f)));
   runFrame(app);
   EXPECT_FALSE(session.dragging()) << "ctrl-drag moves colliders, not bodies";
-  const glm::vec3 moved = session.settings().colliders.spheres.at(0).center - centre;
-  // 40 pixels to the right: along the camera's right vector, in the plane facing the camera.
+  const glm::vec3 moved = centreOf() - centre;
   EXPECT_GT(glm::dot(moved, app.camera().right()), 0.03f) << moved.x << " " << moved.y << " " << moved.z;
   EXPECT_NEAR(glm::dot(moved, app.camera().forward()), 0.0f, 1e-4f);
   EXPECT_NEAR(glm::dot(moved, app.camera().up()), 0.0f, 1e-3f);
+}
+
+TEST(SandboxInput, CtrlDragMovesACollider) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
+  const fs::path dir = tempDir("collider");
+  Result<std::unique_ptr<App>> created = createApp(headlessOptions(smallPresetFile("pile.json", dir)));
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  App& app = **created;
+  SimSession& session = *app.session();
+  session.setPaused(true);
+  const float radius = session.settings().colliders.spheres.at(0).radius;
+  expectCtrlDragMoves(app, radius, [&] { return session.settings().colliders.spheres.at(0).center; });
   EXPECT_EQ(app.finish(), 0);
   fs::remove_all(dir);
 }
 
-// The same for a mesh collider (sphere.obj, 0.3 m across, beside the pile):
+// The same for a mesh collider (sphere.obj, 0.3 m across, above the pile):
 // picked by sphere tracing its sampled field, moved by its centre.
 TEST(SandboxInput, CtrlDragMovesAMeshCollider) {
   if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: run under xvfb-run";
@@ -307,20 +316,7 @@ TEST(SandboxInput, CtrlDragMovesAMeshCollider) {
   m.center = {0.0f, 0.6f, 0.0f};
   ASSERT_TRUE(loadMeshCollider(m, {kAssets, kAssets / "meshes"}).ok());
   session.settings().colliders.meshes.push_back(m);
-  runFrame(app);
-  const glm::vec3 centre = m.center;
-  const glm::vec3 front = centre + 0.15f * glm::normalize(app.camera().eye() - centre);
-  const std::optional<glm::vec2> cursor = projectToScreen(app.camera(), front, app.displaySize());
-  ASSERT_TRUE(cursor.has_value());
-  InputEvent press = mouse(InputEvent::Type::kButtonPress, *cursor);
-  press.ctrl = true;
-  app.window().pushEvent(press);
-  app.window().pushEvent(mouse(InputEvent::Type::kCursorMove, *cursor + glm::vec2(40.0f, 0.0f)));
-  app.window().pushEvent(mouse(InputEvent::Type::kButtonRelease, *cursor + glm::vec2(40.0f, 0.0f)));
-  runFrame(app);
-  const glm::vec3 moved = session.settings().colliders.meshes.at(0).center - centre;
-  EXPECT_GT(glm::dot(moved, app.camera().right()), 0.03f) << moved.x << " " << moved.y << " " << moved.z;
-  EXPECT_NEAR(glm::dot(moved, app.camera().forward()), 0.0f, 1e-4f);
+  expectCtrlDragMoves(app, 0.15f, [&] { return session.settings().colliders.meshes.at(0).center; });
   EXPECT_EQ(app.finish(), 0);
   fs::remove_all(dir);
 }
