@@ -25,10 +25,10 @@ Status validateMaterial(const BodyDesc& body, size_t index) {
   const Material& m = body.material;
   const std::string where = bodyLabel(body, index);
   if (!(m.density > 0.0f) || !std::isfinite(m.density))
-    return Error{where + ": density " + std::to_string(m.density) + " kg/m^3 is not positive; use e.g. 1000"};
+    return Error{where + ": density " + std::to_string(m.density) + " kg/m^3 is not a finite positive number; use e.g. 1000"};
   if (!(m.youngsModulus > 0.0f) || !std::isfinite(m.youngsModulus))
     return Error{where + ": Young's modulus " + std::to_string(m.youngsModulus) +
-                 " Pa is not positive; use e.g. 1e6"};
+                 " Pa is not a finite positive number; use e.g. 1e6"};
   if (!(m.poissonRatio >= 0.0f && m.poissonRatio < 0.5f))
     return Error{where + ": Poisson ratio " + std::to_string(m.poissonRatio) +
                  " is outside [0, 0.5); use e.g. 0.3 (0.49 for nearly incompressible)"};

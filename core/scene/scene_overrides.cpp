@@ -1,5 +1,6 @@
 #include "core/scene/scene_overrides.h"
 
+#include <cmath>
 #include <filesystem>
 
 namespace tetlab {
@@ -8,9 +9,13 @@ Status validateOverrides(const SceneOverrides& o) {
   if (o.dt && !(*o.dt > 0.0f && *o.dt <= 1.0f)) return Error{"--dt must be in (0, 1] seconds per frame"};
   if (o.substeps && (*o.substeps < 1 || *o.substeps > 10000)) return Error{"--substeps must be 1..10000"};
   if (o.iterations && (*o.iterations < 1 || *o.iterations > 10000)) return Error{"--iterations must be 1..10000"};
-  if (o.youngs && !(*o.youngs > 0.0f)) return Error{"--youngs must be positive (Pa)"};
+  // A float flag beyond 3.4e38 arrives as inf: finite is part of every range.
+  if (o.youngs && !(*o.youngs > 0.0f && std::isfinite(*o.youngs)))
+    return Error{"--youngs must be a finite positive number of Pa (e.g. 1e6), got " + std::to_string(*o.youngs)};
   if (o.poisson && !(*o.poisson >= 0.0f && *o.poisson < 0.5f)) return Error{"--poisson must be in [0, 0.5)"};
-  if (o.density && !(*o.density > 0.0f)) return Error{"--density must be positive (kg/m^3)"};
+  if (o.density && !(*o.density > 0.0f && std::isfinite(*o.density)))
+    return Error{"--density must be a finite positive number of kg/m^3 (e.g. 1000), got " +
+                 std::to_string(*o.density)};
   return Ok{};
 }
 
