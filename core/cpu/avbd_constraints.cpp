@@ -4,6 +4,7 @@
 #include <cmath>
 
 
+#include "core/model/body_constants.h"
 #include "core/sim/collider_records.h"
 
 namespace tetlab {
@@ -14,7 +15,8 @@ constexpr uint32_t kContactRows = AVBD_CONTACT_ROWS;  // contact rows per vertex
 
 }  // namespace
 
-clm::AvbdStepParams avbdStepParams(const SolverSettings& settings, const AvbdLayout& layout, float h) {
+clm::AvbdStepParams avbdStepParams(const SimModel& model, const SolverSettings& settings, const AvbdLayout& layout,
+                                   float h) {
   const AvbdParams& p = settings.avbd;
   const ConstraintToggles& on = settings.step.constraints;
   const float gLength = glm::length(settings.step.gravity);
@@ -41,7 +43,7 @@ clm::AvbdStepParams avbdStepParams(const SolverSettings& settings, const AvbdLay
   k.hardPins = p.hardPins ? 1u : 0u;
   k.hardAttachment = p.hardAttachment ? 1u : 0u;
   k.hardEdges = p.hardEdges ? 1u : 0u;
-  k.terms = (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (on.edges ? VBD_TERM_EDGES : 0u) |
+  k.terms = (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (anyEdgeSprings(model, on.edges) ? VBD_TERM_EDGES : 0u) |
             (on.collisions ? VBD_TERM_COLLISIONS : 0u) | (p.friction ? VBD_TERM_FRICTION : 0u) |
             (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u);
   k.safeguard = int(p.primal.safeguard);
@@ -90,7 +92,7 @@ void AvbdConstraints::beginSubstep(const SimModel& model, const SolverSettings& 
   if (state.lambda.size() != layout_.size || state.penalty.size() != layout_.size || pins_.size() != 2 * size_t(n))
     reset(model, state, p);
   attachment_.rebuild(state.mouse, n);
-  params_ = avbdStepParams(settings, layout_, h);
+  params_ = avbdStepParams(model, settings, layout_, h);
   packColliders(settings.colliders, colliders_);
   float* lambda = state.lambda.data();
   float* penalty = state.penalty.data();
@@ -166,7 +168,7 @@ uint32_t AvbdConstraints::addVertexTerms(const SimModel& model, const SolverSett
   uint32_t triggers = 0;
   const glm::vec3 xi(state.x[i]);
   outInContact = false;
-  if (on.edges)
+  if (anyEdgeSprings(model, on.edges))
     triggers += clm::avbd_add_edge_rows(i, &params_, state.x.data(), model.edges.data(), model.restLength.data(),
                                         edgeC0_.data(), lambda, penalty, model.vertexEdges.offsets.data(),
                                         model.vertexEdges.items.data(), &sys);
@@ -187,7 +189,7 @@ void AvbdConstraints::updateDuals(const SimModel& model, const SolverSettings& s
   const ConstraintToggles& on = settings.step.constraints;
   float* lambda = state.lambda.data();
   float* penalty = state.penalty.data();
-  if (on.edges)
+  if (anyEdgeSprings(model, on.edges))
     for (uint32_t e = 0; e < model.edgeCount(); ++e)
       clm::avbd_dual_edge(e, state.x.data(), model.edges.data(), model.restLength.data(), edgeC0_.data(),
                           cache.edgeStiffness.data(), &params_, lambda, penalty);
@@ -208,9 +210,10 @@ float AvbdConstraints::maxHardViolation(const SimModel& model, const SolverSetti
                                         const State& state) const {
   const AvbdParams& p = settings.avbd;
   float worst = 0.0f;
-  if (settings.step.constraints.edges && p.hardEdges)
+  if (p.hardEdges)
     for (uint32_t e = 0; e < model.edgeCount(); ++e) {
       const glm::uvec2 ed = model.edges[e];
+      if (!edgeSpringsOn(model, model.vertexBody[ed.x], settings.step.constraints.edges)) continue;
       worst = std::max(worst, std::fabs(glm::length(glm::vec3(state.x[ed.x]) - glm::vec3(state.x[ed.y])) -
                                         model.restLength[e]));
     }

@@ -55,7 +55,8 @@ struct AvbdLayout {
 // (AvbdStepParams, shaders/cl/common/vbd_layout.clh). Term bits set here:
 // NEO_HOOKEAN, EDGES, COLLISIONS, FRICTION, BODY_CONTACTS (the toggle); the
 // caller adds MOUSE and RESIDUAL and the per-colour fields.
-clm::AvbdStepParams avbdStepParams(const SolverSettings& settings, const AvbdLayout& layout, float h);
+clm::AvbdStepParams avbdStepParams(const SimModel& model, const SolverSettings& settings, const AvbdLayout& layout,
+                                   float h);
 
 class AvbdConstraints {
  public:

@@ -50,7 +50,7 @@ class AvbdSolver final : public VbdFamilySolver {
     const glm::vec3 g = settings.step.gravity;
     const uint32_t n = model.vertexCount();
     if (vLast_.size() != n || snapshot_.colorOf.size() != n) reset(model, state);
-    cache_.refresh(model);
+    cache_.refresh(model, on.edges);
     constraints_.beginSubstep(model, settings, cache_, h, state);
     stats_ = {};
     const bool bodyContacts = constraints_.bodyContactsActive();

@@ -16,9 +16,9 @@ void prepareProjection(ProjectionContext& ctx, const SimModel& model, const Solv
   ctx.model = &model;
   ctx.settings = &settings;
   ctx.state = &state;
-  ctx.families = projectionFamilies(mode, settings.step.constraints);
+  ctx.families = projectionFamilies(mode, settings.step.constraints, model);
   ctx.params = makePbParams(model, settings, mode, h);
-  packBodies(model, ctx.bodies);
+  packBodies(model, settings.step.constraints.edges, ctx.bodies);
   packColliders(settings.colliders, ctx.colliders);
 }
 

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 
+#include "core/model/body_constants.h"
+
 namespace tetlab {
 
-ProjectionFamilies projectionFamilies(ProjectionMode mode, const ConstraintToggles& t) {
+ProjectionFamilies projectionFamilies(ProjectionMode mode, const ConstraintToggles& t, const SimModel& model) {
   ProjectionFamilies f;
-  f.edges = t.edges;
+  f.edges = anyEdgeSprings(model, t.edges);
   f.tetVolume = t.tetVolume;
   f.strainBased = t.strainBased;
   f.tethers = t.tethers;
@@ -41,13 +43,14 @@ LambdaLayout lambdaLayout(const SimModel& model) {
   return l;
 }
 
-void packBodies(const SimModel& model, std::vector<glm::vec4>& out) {
+void packBodies(const SimModel& model, bool solidEdges, std::vector<glm::vec4>& out) {
   out.clear();
-  for (const Material& m : model.materials) {
+  for (uint32_t b = 0; b < model.materials.size(); ++b) {
+    const Material& m = model.materials[b];
     const LameParameters lame = lameFromYoungPoisson(m.youngsModulus, m.poissonRatio);
     const NeoHookeanParameters nh = neoHookeanFromMaterial(m);
     out.emplace_back(m.youngsModulus, lame.mu, lame.lambda + 2.0f * lame.mu / 3.0f, nh.mu);
-    out.emplace_back(nh.lambda, 0.0f, 0.0f, 0.0f);
+    out.emplace_back(nh.lambda, edgeSpringModulus(model, b, solidEdges), 0.0f, 0.0f);
   }
   static_assert(PB_BODY_FLOAT4S == 2u, "packBodies writes two float4 per body");
 }
@@ -74,7 +77,7 @@ clm::PbParams makePbParams(const SimModel& model, const SolverSettings& settings
       p.pbdExponent = 1.0f;
       break;
   }
-  p.families = pbFamilyBits(projectionFamilies(mode, settings.step.constraints));
+  p.families = pbFamilyBits(projectionFamilies(mode, settings.step.constraints, model));
   const LambdaLayout L = lambdaLayout(model);
   p.lambdaEdges = L.edges;
   p.lambdaTetVolume = L.tetVolume;

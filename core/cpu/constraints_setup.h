@@ -40,7 +40,8 @@ struct ProjectionFamilies {
   bool collisions = false;
   bool bodyContacts = false;
 };
-ProjectionFamilies projectionFamilies(ProjectionMode mode, const ConstraintToggles& toggles);
+// edges: any edge spring acts (the solids' toggle or a cloth's membrane, body_constants.h).
+ProjectionFamilies projectionFamilies(ProjectionMode mode, const ConstraintToggles& toggles, const SimModel& model);
 // The PB_* bits of the element families (PbParams::families).
 uint32_t pbFamilyBits(const ProjectionFamilies& f);
 
@@ -52,8 +53,9 @@ struct LambdaLayout {
 LambdaLayout lambdaLayout(const SimModel& model);
 
 // Body constants refreshed every substep (UI edits apply at the next substep),
-// PB_BODY_FLOAT4S float4 per body as pb_body_load (pb_step.clh) reads them.
-void packBodies(const SimModel& model, std::vector<glm::vec4>& out);
+// PB_BODY_FLOAT4S float4 per body as pb_body_load (pb_step.clh) reads them;
+// solidEdges is the "edges" toggle (edgeSpringModulus, body_constants.h).
+void packBodies(const SimModel& model, bool solidEdges, std::vector<glm::vec4>& out);
 
 // The parameters of one substep of length h, iteration 0.
 clm::PbParams makePbParams(const SimModel& model, const SolverSettings& settings, ProjectionMode mode, float h);

@@ -30,6 +30,7 @@
 #include "shaders/cl/common/compat_cpp.h"  // before any .clh
 #include "shaders/cl/common/vbd_contact.clh"
 
+#include "core/model/body_constants.h"
 #include "core/sim/collider_records.h"
 #include "core/cpu/vbd_terms.h"
 #include "core/sim/solver_settings.h"
@@ -76,7 +77,8 @@ class VbdSolver final : public VbdFamilySolver {
                               bc.vertexItems.size() == size_t(n) * kMaxContactsPerVertex;
     const float yEps = p.frictionEpsilon * h;
     const float kappaOverH2 = p.bodyContactStiffness / (h * h);
-    cache_.refresh(model);
+    cache_.refresh(model, on.edges);
+    const bool springs = anyEdgeSprings(model, on.edges);
     packColliders(settings.colliders, colliders_);
     attachment_.rebuild(state.mouse, n);
     stats_ = {};
@@ -111,7 +113,7 @@ class VbdSolver final : public VbdFamilySolver {
           VbdVertexSystem sys;
           vbdAddInertia(mass, h, x, glm::vec3(state.xInertial[i]), sys);
           if (on.neoHookean) vbdAddTets(model, state, cache_, i, sys);
-          if (on.edges) stats_.safeguardTriggers += vbdAddSprings(model, state, cache_, i, p.safeguard, sys);
+          if (springs) stats_.safeguardTriggers += vbdAddSprings(model, state, cache_, i, p.safeguard, sys);
           if (const int32_t slot = attachment_.slot(i); slot >= 0)
             clm::vbd_add_attachment(attachmentOffset(state.mouse, state), state.mouse.weights[size_t(slot)],
                                     state.mouse.stiffness, state.mouse.maxForce, &sys.f, &sys.H);

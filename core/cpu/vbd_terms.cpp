@@ -10,11 +10,12 @@
 
 namespace tetlab {
 
-void VbdMaterialCache::refresh(const SimModel& model) {
-  if (stamp.current(model.materials)) return;
+void VbdMaterialCache::refresh(const SimModel& model, bool solidEdgesOn) {
+  if (current(model, solidEdgesOn)) return;
   stamp.take(model.materials);
+  solidEdges = solidEdgesOn;
   packNeoHookeanBodies(model, bodies);
-  packEdgeStiffness(model, edgeStiffness);
+  packEdgeStiffness(model, solidEdges, edgeStiffness);
   packDmInvColumns(model, dmInv);
 }
 

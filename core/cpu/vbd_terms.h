@@ -46,8 +46,12 @@ struct VbdMaterialCache {
   // tet, the columns (w = 0). SimModel keeps glm::mat3 for its other readers.
   std::vector<glm::vec4> dmInv;
   MaterialsStamp stamp;  // which model and materials the above were packed from
-  // Re-packs only when the model or its materials changed since the last call.
-  void refresh(const SimModel& model);
+  bool solidEdges = false;  // the "edges" toggle edgeStiffness was packed with (body_constants.h)
+  bool current(const SimModel& model, bool solidEdgesOn) const {
+    return stamp.current(model.materials) && solidEdges == solidEdgesOn;
+  }
+  // Re-packs only when the model, its materials or the edges toggle changed since the last call.
+  void refresh(const SimModel& model, bool solidEdgesOn);
 };
 
 // H_i dx = f_i of one vertex, starting at zero.

@@ -21,12 +21,26 @@ void packDmInvColumns(const SimModel& model, std::vector<glm::vec4>& out) {
     for (int c = 0; c < 3; ++c) out[3 * size_t(t) + size_t(c)] = glm::vec4(model.DmInv[t][c], 0.0f);
 }
 
-void packEdgeStiffness(const SimModel& model, std::vector<float>& out) {
+bool edgeSpringsOn(const SimModel& model, uint32_t body, bool solidEdges) {
+  return solidEdges || model.isCloth(body);
+}
+
+bool anyEdgeSprings(const SimModel& model, bool solidEdges) {
+  return model.edgeCount() > 0 && (solidEdges || model.hasCloth());
+}
+
+float edgeSpringModulus(const SimModel& model, uint32_t body, bool solidEdges) {
+  if (!edgeSpringsOn(model, body, solidEdges)) return 0.0f;
+  const Material& m = model.materials[body];
+  return model.isCloth(body) ? clothEdgeModulus(m) : m.youngsModulus;
+}
+
+void packEdgeStiffness(const SimModel& model, bool solidEdges, std::vector<float>& out) {
   out.resize(model.edgeCount());
   for (uint32_t e = 0; e < model.edgeCount(); ++e) {
-    const Material& m = model.materials[model.vertexBody[model.edges[e].x]];
+    const float modulus = edgeSpringModulus(model, model.vertexBody[model.edges[e].x], solidEdges);
     const float volume = e < model.edgeVolume.size() ? model.edgeVolume[e] : 0.0f;
-    out[e] = edgeSpringStiffness(m.youngsModulus, volume, model.restLength[e]);
+    out[e] = edgeSpringStiffness(modulus, volume, model.restLength[e]);
   }
 }
 

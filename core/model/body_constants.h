@@ -17,8 +17,18 @@ bool packNeoHookeanBodies(const SimModel& model, std::vector<glm::vec4>& out);
 // SimModel::DmInv as the device holds it: 3 float4 per tet, the columns (w = 0).
 void packDmInvColumns(const SimModel& model, std::vector<glm::vec4>& out);
 
-// Per edge: the mass-spring stiffness k_e = edgeSpringStiffness(E of the
-// edge's body, edge volume, rest length) [N/m].
-void packEdgeStiffness(const SimModel& model, std::vector<float>& out);
+// Edge springs act on a cloth body always (they are its membrane) and on a
+// solid body when the user's "edges" toggle (ConstraintToggles::edges, passed
+// as solidEdges) adds the mass-spring energy to the solids.
+bool edgeSpringsOn(const SimModel& model, uint32_t body, bool solidEdges);
+// Whether any edge spring acts: the edge family runs at all.
+bool anyEdgeSprings(const SimModel& model, bool solidEdges);
+// M in k_e = 6 M V_e / L_e^2 (edgeSpringStiffness): E for a solid, the sheet's
+// edge modulus E h / 2 for a cloth (clothEdgeModulus), 0 where springs are off.
+float edgeSpringModulus(const SimModel& model, uint32_t body, bool solidEdges);
+
+// Per edge: the mass-spring stiffness k_e = edgeSpringStiffness(edgeSpringModulus
+// of the edge's body, edge volume, rest length) [N/m]; 0 where springs are off.
+void packEdgeStiffness(const SimModel& model, bool solidEdges, std::vector<float>& out);
 
 }  // namespace tetlab

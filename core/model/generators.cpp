@@ -161,4 +161,27 @@ TetMesh makeTorusTetMesh(glm::vec3 center, float majorRadius, float minorRadius,
   });
 }
 
+SurfaceMesh makeClothPatch(glm::vec3 minCorner, glm::vec2 size, glm::uvec2 cells) {
+  cells = glm::max(cells, glm::uvec2(1u));
+  SurfaceMesh m;
+  const uint32_t nx = cells.x + 1;
+  for (uint32_t j = 0; j <= cells.y; ++j)
+    for (uint32_t i = 0; i <= cells.x; ++i)
+      m.positions.emplace_back(minCorner.x + size.x * float(i) / float(cells.x), minCorner.y,
+                               minCorner.z + size.y * float(j) / float(cells.y));
+  for (uint32_t j = 0; j < cells.y; ++j)
+    for (uint32_t i = 0; i < cells.x; ++i) {
+      const uint32_t a = i + nx * j, b = a + 1, c = a + nx, d = c + 1;  // a b along +x, c d one row on (+z)
+      // Counter-clockwise from +y: x cross z points to -y, so go a -> c -> b.
+      if ((i + j) % 2 == 0) {
+        m.triangles.emplace_back(a, c, d);
+        m.triangles.emplace_back(a, d, b);
+      } else {
+        m.triangles.emplace_back(a, c, b);
+        m.triangles.emplace_back(b, c, d);
+      }
+    }
+  return m;
+}
+
 }  // namespace tetlab

@@ -10,6 +10,7 @@
 //     mirrored (checkerboard parity) for the face diagonals to match.
 #include <cstdint>
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include "core/mesh/tet_mesh.h"
@@ -40,5 +41,14 @@ TetMesh makeSphereTetMesh(glm::vec3 center, float radius, uint32_t cellsAcross);
 // (>= 3) cells go around the ring.
 TetMesh makeTorusTetMesh(glm::vec3 center, float majorRadius, float minorRadius, uint32_t ringSegments,
                          uint32_t cellsAcross);
+
+// Rectangular cloth patch in the plane y = minCorner.y: (cells.x + 1) x
+// (cells.y + 1) vertices over [minCorner.x, +size.x] x [minCorner.z, +size.y],
+// each cell split into two triangles along the diagonal that alternates with
+// the cell's parity (a "union jack" pattern: no preferred shear direction, so
+// the edge-spring membrane is as isotropic as a structured grid allows).
+// Triangles wind counter-clockwise seen from +y. Vertex (i, j) has index
+// i + (cells.x + 1) * j. cells >= 1 each.
+SurfaceMesh makeClothPatch(glm::vec3 minCorner, glm::vec2 size, glm::uvec2 cells);
 
 }  // namespace tetlab

@@ -17,6 +17,8 @@ NeoHookeanParameters neoHookeanFromMaterial(const Material& material) {
   return {lame.mu, lame.lambda + lame.mu};
 }
 
+float clothEdgeModulus(const Material& m) { return 0.5f * m.youngsModulus * m.thickness; }
+
 float edgeSpringStiffness(float youngsModulus, float edgeVolume, float restLength) {
   return 6.0f * youngsModulus * edgeVolume / (restLength * restLength);
 }

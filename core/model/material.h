@@ -9,6 +9,7 @@ struct Material {
   float poissonRatio = 0.3f;     // nu [-], 0 <= nu < 0.5
   float density = 1000.0f;       // rho [kg/m^3]
   float damping = 0.0f;          // Rayleigh stiffness-proportional coefficient k_d [s]
+  float thickness = 1.0e-3f;     // cloth bodies only: sheet thickness h [m] (mass rho h A, membrane stiffness E h)
 };
 
 struct LameParameters {
@@ -39,5 +40,16 @@ NeoHookeanParameters neoHookeanFromMaterial(const Material& material);
 // Lame mu = lambda = c E/15 and so an effective Young's modulus c E/6 (with the
 // spring network's fixed Poisson ratio 1/4). c = 6 makes it E.
 float edgeSpringStiffness(float youngsModulus, float edgeVolume, float restLength);
+
+// Cloth: the same formula with the sheet's "edge modulus" E h / 2 in place of
+// E and edgeVolume holding the edge's AREA share A_e (1/3 of each incident
+// triangle's rest area), i.e. k_e = 3 E h A_e / L_e^2. Why 3: the in-plane
+// analogue of the argument above (<n_i n_j n_k n_l> = (d_ij d_kl + d_ik d_jl +
+// d_il d_jk)/8 over in-plane directions) gives 2D Lame mu = lambda = c E h / 8,
+// so a plane-stress Young's modulus c E / 3 and Poisson ratio 1/3; c = 3 makes
+// it E. Exact for any mesh under a uniform dilation eps: every edge stretches
+// by eps, and W = sum 1/2 k_e L_e^2 eps^2 = 1.5 E h A eps^2 = E h A eps^2 / (1 - nu).
+// The thickness stays a live material field because it enters here, not the model.
+float clothEdgeModulus(const Material& material);
 
 }  // namespace tetlab

@@ -34,6 +34,9 @@ Status validateMaterial(const BodyDesc& body, size_t index) {
                  " is outside [0, 0.5); use e.g. 0.3 (0.49 for nearly incompressible)"};
   if (!(m.damping >= 0.0f) || !std::isfinite(m.damping))
     return Error{where + ": damping " + std::to_string(m.damping) + " s is negative; use 0 for none"};
+  if (body.kind == BodyKind::Cloth && (!(m.thickness > 0.0f) || !std::isfinite(m.thickness)))
+    return Error{where + ": cloth thickness " + std::to_string(m.thickness) +
+                 " m is not a finite positive number; use e.g. 0.001"};
   return Ok{};
 }
 
@@ -88,12 +91,49 @@ Status checkAndOrientTet(const BodyDesc& body, const std::string& where, size_t 
   return Ok{};
 }
 
-// Appends body b's vertices, material and (checked, oriented) tets to the model.
+// Appends a cloth body's (checked) triangles with their rest areas. A sliver
+// (2 A / Lmax^2 below the tet quality bound) would give a near-singular
+// membrane, so it is refused like a flat tet.
+Status mergeClothTriangles(const BodyDesc& body, size_t b, const std::string& where, uint32_t base,
+                           const ModelBuildOptions& options, SimModel& model) {
+  if (body.triangles.empty()) return Error{where + ": the cloth has no triangles; give it a surface"};
+  const uint32_t n = uint32_t(body.mesh.positions.size());
+  for (size_t t = 0; t < body.triangles.size(); ++t) {
+    const glm::uvec3 tri = body.triangles[t];
+    for (int c = 0; c < 3; ++c)
+      if (tri[c] >= n)
+        return Error{where + ": triangle " + std::to_string(t) + " uses vertex " + std::to_string(tri[c]) +
+                     " but the mesh has only " + std::to_string(n) + " vertices"};
+    if (tri.x == tri.y || tri.y == tri.z || tri.x == tri.z)
+      return Error{where + ": triangle " + std::to_string(t) + " repeats a vertex; remove it from the mesh"};
+    const glm::dvec3 p0 = body.mesh.positions[tri.x], p1 = body.mesh.positions[tri.y],
+                     p2 = body.mesh.positions[tri.z];
+    const double area2 = glm::length(glm::cross(p1 - p0, p2 - p0));
+    const double lmax2 = std::max({glm::dot(p1 - p0, p1 - p0), glm::dot(p2 - p0, p2 - p0), glm::dot(p2 - p1, p2 - p1)});
+    if (!(area2 / lmax2 >= options.minTetQuality)) {
+      std::ostringstream msg;
+      msg << where << ": cloth triangle " << t << " (vertices " << tri.x << ", " << tri.y << ", " << tri.z
+          << ") is degenerate: 2 A / Lmax^2 = " << area2 / lmax2 << " < " << options.minTetQuality
+          << "; remesh the surface or remove zero-area triangles";
+      return Error{msg.str()};
+    }
+    model.clothTriangles.push_back(tri + glm::uvec3(base));
+    model.clothTriangleArea.push_back(float(0.5 * area2));
+    model.clothTriangleBody.push_back(uint32_t(b));
+  }
+  return Ok{};
+}
+
+// Appends body b's vertices, material and (checked, oriented) tets, or its
+// cloth triangles, to the model.
 Status mergeBody(const BodyDesc& body, size_t b, const ModelBuildOptions& options, SimModel& model,
                  double& inOutMinQuality, ModelBuildReport& report) {
   const std::string where = bodyLabel(body, b);
   if (Status s = validateMaterial(body, b); !s) return s.error();
-  if (body.mesh.tets.empty()) return Error{where + ": the tet mesh has no tets; tetrahedralize the surface first"};
+  const bool cloth = body.kind == BodyKind::Cloth;
+  if (cloth && !body.mesh.tets.empty()) return Error{where + ": a cloth body has triangles, not tets"};
+  if (!cloth && body.mesh.tets.empty())
+    return Error{where + ": the tet mesh has no tets; tetrahedralize the surface first"};
   const uint32_t base = model.vertexCount();
   const uint32_t n = uint32_t(body.mesh.positions.size());
   for (uint32_t i = 0; i < n; ++i) {
@@ -104,6 +144,8 @@ Status mergeBody(const BodyDesc& body, size_t b, const ModelBuildOptions& option
   model.restPositions.insert(model.restPositions.end(), body.mesh.positions.begin(), body.mesh.positions.end());
   model.vertexBody.insert(model.vertexBody.end(), n, uint32_t(b));
   model.materials.add(body.material);
+  model.bodyKind.push_back(body.kind);
+  if (cloth) return mergeClothTriangles(body, b, where, base, options, model);
   for (size_t t = 0; t < body.mesh.tets.size(); ++t) {
     glm::uvec4 tet = body.mesh.tets[t];
     for (int c = 0; c < 4; ++c)
@@ -134,15 +176,18 @@ void colorTets(SimModel& model, ModelBuildReport& report) {
   report.tetColoring = summarize(coloring);
 }
 
-// A vertex in no tet would have no mass.
-Status checkEveryVertexHasATet(const SimModel& model, std::span<const BodyDesc> bodies) {
+// A vertex in no tet (no triangle of a cloth) would have no mass.
+Status checkEveryVertexHasAnElement(const SimModel& model, std::span<const BodyDesc> bodies) {
+  std::vector<uint8_t> inTriangle(model.vertexCount(), 0);
+  for (const glm::uvec3& t : model.clothTriangles) inTriangle[t.x] = inTriangle[t.y] = inTriangle[t.z] = 1;
   for (uint32_t v = 0; v < model.vertexCount(); ++v)
-    if (model.vertexTets.offsets[v + 1] == model.vertexTets.offsets[v]) {
+    if (model.vertexTets.offsets[v + 1] == model.vertexTets.offsets[v] && !inTriangle[v]) {
       const uint32_t b = model.vertexBody[v];
       uint32_t local = v;
       for (uint32_t k = 0; k < b; ++k) local -= uint32_t(bodies[k].mesh.positions.size());
-      return Error{bodyLabel(bodies[b], b) + ": vertex " + std::to_string(local) +
-                   " is used by no tet (it would have no mass); remove unreferenced vertices"};
+      return Error{bodyLabel(bodies[b], b) + ": vertex " + std::to_string(local) + " is used by no " +
+                   (model.isCloth(b) ? "triangle" : "tet") +
+                   " (it would have no mass); remove unreferenced vertices"};
     }
   return Ok{};
 }
@@ -164,6 +209,7 @@ void computeRestShape(SimModel& model) {
     const float quarterMass = float(double(model.materials[model.tetBody[t]].density) * det / 24.0);
     for (int c = 0; c < 4; ++c) model.mass[tet[c]] += quarterMass;
   }
+  addClothMass(model);
 }
 
 // Unique edges (sorted (min, max) keys packed into 64 bits), each with a sixth
@@ -182,6 +228,13 @@ void collectEdges(const SimModel& model, std::vector<uint64_t>& outKeys, std::ve
       uint32_t a = model.tets[t][p[0]], b = model.tets[t][p[1]];
       if (a > b) std::swap(a, b);
       raw.push_back({(uint64_t(a) << 32) | b, model.restVolume[t] / 6.0f});
+    }
+  // Cloth edges carry an area share instead (clothEdgeModulus, material.h).
+  for (size_t t = 0; t < model.clothTriangles.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      uint32_t a = model.clothTriangles[t][k], b = model.clothTriangles[t][(k + 1) % 3];
+      if (a > b) std::swap(a, b);
+      raw.push_back({(uint64_t(a) << 32) | b, model.clothTriangleArea[t] / 3.0f});
     }
   std::sort(raw.begin(), raw.end(), [](const KeyVol& l, const KeyVol& r) { return l.key < r.key; });
   outKeys.reserve(size_t(tetCount) * 6);
@@ -218,7 +271,7 @@ void buildEdges(SimModel& model, ModelBuildReport& report) {
   model.vertexEdges = buildCsr(vertexCount, edgeCount * 2, [&](uint32_t i) { return model.edges[i / 2][i % 2]; });
 }
 
-// Vertex colouring: vertices sharing a tet are exactly those joined by an edge.
+// Vertex colouring: vertices sharing a tet (or a cloth triangle) are exactly those joined by an edge.
 void colorVertices(SimModel& model, ModelBuildReport& report) {
   Csr adjacency;
   adjacency.offsets = model.vertexEdges.offsets;
@@ -256,6 +309,8 @@ void findBoundary(SimModel& model) {
     if (j - i == 1) model.boundaryTriangles.push_back(faces[i].wound);
     i = j;
   }
+  model.boundaryTriangles.insert(model.boundaryTriangles.end(), model.clothTriangles.begin(),
+                                 model.clothTriangles.end());
   std::vector<uint8_t> onSurface(model.vertexCount(), 0);
   for (const glm::uvec3& t : model.boundaryTriangles) onSurface[t.x] = onSurface[t.y] = onSurface[t.z] = 1;
   for (uint32_t v = 0; v < model.vertexCount(); ++v)
@@ -263,6 +318,14 @@ void findBoundary(SimModel& model) {
 }
 
 }  // namespace
+
+void addClothMass(SimModel& model) {
+  for (size_t t = 0; t < model.clothTriangles.size(); ++t) {
+    const Material& m = model.materials[model.clothTriangleBody[t]];
+    const float thirdMass = m.density * m.thickness * model.clothTriangleArea[t] / 3.0f;
+    for (int c = 0; c < 3; ++c) model.mass[model.clothTriangles[t][c]] += thirdMass;
+  }
+}
 
 Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuildOptions& options,
                                ModelBuildReport* outReport) {
@@ -279,7 +342,7 @@ Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuil
   // Colour order first: every per-tet and per-edge array is derived in it.
   colorTets(model, report);
   model.vertexTets = vertexTetsOf(model);
-  if (Status s = checkEveryVertexHasATet(model, bodies); !s) return s.error();
+  if (Status s = checkEveryVertexHasAnElement(model, bodies); !s) return s.error();
   computeRestShape(model);
   buildEdges(model, report);
   colorVertices(model, report);

@@ -20,10 +20,14 @@
 
 namespace tetlab {
 
+// A solid body is mesh.tets; a cloth body (kind Cloth) is `triangles` over
+// mesh.positions and has no tets.
 struct BodyDesc {
   TetMesh mesh;
   Material material;
   std::string name;  // used in error messages
+  BodyKind kind = BodyKind::Solid;
+  std::vector<glm::uvec3> triangles;  // Cloth only
 };
 
 struct ColoringSummary {
@@ -47,8 +51,13 @@ struct ModelBuildOptions {
 };
 
 // Fails (with the body name, tet index and a fix) on: no bodies/tets, out-of-
-// range or repeated indices, non-finite positions, degenerate tets, vertices
-// used by no tet, non-positive density/E, Poisson ratio outside [0, 0.5).
+// range or repeated indices, non-finite positions, degenerate tets or cloth
+// triangles, vertices used by no tet (no triangle for cloth), non-positive
+// density/E (thickness for cloth), Poisson ratio outside [0, 0.5).
+// Adds each cloth triangle's mass rho h A / 3 to its corners (on top of
+// whatever model.mass holds: the tets' share).
+void addClothMass(SimModel& model);
+
 Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuildOptions& options = {},
                                ModelBuildReport* outReport = nullptr);
 

@@ -42,6 +42,11 @@ struct Csr {
   std::vector<uint32_t> items;
 };
 
+// What a body is made of. A solid is a tet mesh; a cloth is a triangle sheet
+// (no tets) whose membrane is its edge springs (clothEdgeModulus in material.h),
+// drawn two-sided, with the lumped mass rho h A / 3 per triangle corner.
+enum class BodyKind : uint8_t { Solid, Cloth };
+
 struct SimModel {
   // --- per vertex ---
   std::vector<glm::vec3> restPositions;
@@ -58,8 +63,14 @@ struct SimModel {
   // --- unique edges, in edge-colour order ---
   std::vector<glm::uvec2> edges;
   std::vector<float> restLength;      // [m]
-  std::vector<float> edgeVolume;      // 1/6 of each incident tet's rest volume [m^3] (edgeSpringStiffness)
+  std::vector<float> edgeVolume;      // solid: 1/6 of each incident tet's rest volume [m^3];
+                                      // cloth: 1/3 of each incident triangle's rest area [m^2] (edgeSpringStiffness)
   ColorRanges edgeColors;
+
+  // --- cloth sheets (bodies of kind Cloth) ---
+  std::vector<glm::uvec3> clothTriangles;  // as the user wound them; also in boundaryTriangles
+  std::vector<float> clothTriangleArea;    // rest area [m^2]
+  std::vector<uint32_t> clothTriangleBody;
 
   // --- vertex colouring (no two vertices of one colour share a tet) ---
   std::vector<uint32_t> vertexColorOrder;
@@ -70,13 +81,21 @@ struct SimModel {
   Csr vertexEdges;  // per vertex: edge * 2 + end
 
   // --- surface and bodies ---
-  std::vector<glm::uvec3> boundaryTriangles;  // outward-facing tet faces
+  std::vector<glm::uvec3> boundaryTriangles;  // outward-facing tet faces, then the cloth triangles
   std::vector<uint32_t> surfaceVertices;      // vertices of boundaryTriangles, ascending (body-contact slots)
   LiveMaterials materials;                    // per body; the one part edited after build (live_materials.h)
+  std::vector<BodyKind> bodyKind;             // per body
 
   uint32_t vertexCount() const { return uint32_t(restPositions.size()); }
   uint32_t tetCount() const { return uint32_t(tets.size()); }
   uint32_t edgeCount() const { return uint32_t(edges.size()); }
+  bool hasCloth() const { return !clothTriangles.empty(); }
+  // Body contacts test vertices against boundaryTriangles[0, contactTriangleCount()):
+  // the solids' faces. Cloth triangles (appended last) are not contact targets
+  // yet: a one-sided face would push a vertex that meets it from behind
+  // through the sheet. Cloth VERTICES still collide with the solids' faces.
+  uint32_t contactTriangleCount() const { return uint32_t(boundaryTriangles.size() - clothTriangles.size()); }
+  bool isCloth(uint32_t body) const { return body < bodyKind.size() && bodyKind[body] == BodyKind::Cloth; }
 };
 
 }  // namespace tetlab

@@ -80,19 +80,21 @@ void detectBodyContacts(const SimModel& model, const BodyContactParams& params, 
 
   // Cell size: at least 2r, and about one triangle across so most triangles
   // land in few cells.
+  const uint32_t triangles = model.contactTriangleCount();
   double extentSum = 0.0;
-  for (const glm::uvec3& t : model.boundaryTriangles) {
-    const glm::vec3 lo = glm::min(pos(t.x), glm::min(pos(t.y), pos(t.z)));
-    const glm::vec3 hi = glm::max(pos(t.x), glm::max(pos(t.y), pos(t.z)));
+  for (uint32_t t = 0; t < triangles; ++t) {
+    const glm::uvec3 tri = model.boundaryTriangles[t];
+    const glm::vec3 lo = glm::min(pos(tri.x), glm::min(pos(tri.y), pos(tri.z)));
+    const glm::vec3 hi = glm::max(pos(tri.x), glm::max(pos(tri.y), pos(tri.z)));
     const glm::vec3 e = hi - lo;
     extentSum += double(std::max(e.x, std::max(e.y, e.z)));
   }
-  const float meanExtent = model.boundaryTriangles.empty() ? 0.0f : float(extentSum / model.boundaryTriangles.size());
+  const float meanExtent = triangles == 0 ? 0.0f : float(extentSum / triangles);
   const float cell = std::max(2.0f * r, meanExtent);
   const float inv = 1.0f / cell;
 
   scratch.cellTriangle.clear();
-  for (uint32_t t = 0; t < model.boundaryTriangles.size(); ++t) {
+  for (uint32_t t = 0; t < triangles; ++t) {
     const glm::uvec3 tri = model.boundaryTriangles[t];
     const glm::vec3 lo = glm::min(pos(tri.x), glm::min(pos(tri.y), pos(tri.z))) - r;
     const glm::vec3 hi = glm::max(pos(tri.x), glm::max(pos(tri.y), pos(tri.z))) + r;

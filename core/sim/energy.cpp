@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/cpu/constraints_setup.h"
+#include "core/model/body_constants.h"
 #include "shaders/cl/common/compat_cpp.h"
 #include "shaders/cl/common/constraints_tet.clh"
 #include "shaders/cl/common/neo_hookean.clh"
@@ -40,7 +41,7 @@ CompliantProbe compliantProbe(const SimModel& model, const SolverSettings& setti
   probe.out = &out;
   if (settings.solver != SolverKind::Xpbd) return probe;
   const ConstraintToggles& on = settings.step.constraints;
-  if (!(on.edges || on.tetVolume || on.strainBased)) return probe;
+  if (!(anyEdgeSprings(model, on.edges) || on.tetVolume || on.strainBased)) return probe;
   probe.layout = lambdaLayout(model);
   const float h = settings.step.dt / float(std::max(settings.step.substeps, 1));
   // Hard elastic constraints (complianceScale 0) carry no energy by either measure.
@@ -96,11 +97,12 @@ void addElasticEnergy(const SimModel& model, const SolverSettings& settings, con
       }
     }
   }
-  if (on.edges) {
+  if (anyEdgeSprings(model, on.edges)) {
     for (uint32_t e = 0; e < model.edgeCount(); ++e) {
       const glm::uvec2 edge = model.edges[e];
-      const Material& material = model.materials[model.vertexBody[edge.x]];
-      const double k = edgeSpringStiffness(material.youngsModulus, model.edgeVolume[e], model.restLength[e]);
+      const float modulus = edgeSpringModulus(model, model.vertexBody[edge.x], on.edges);
+      if (!(modulus > 0.0f)) continue;
+      const double k = edgeSpringStiffness(modulus, model.edgeVolume[e], model.restLength[e]);
       const double stretch = double(glm::length(glm::vec3(state.x[edge.x]) - glm::vec3(state.x[edge.y]))) -
                              double(model.restLength[e]);
       elastic += 0.5 * k * stretch * stretch;

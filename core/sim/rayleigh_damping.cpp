@@ -21,12 +21,13 @@ namespace {
 // Per-body (NH mu, NH lambda, k_d, 0), the device's DmInv columns and the
 // spring stiffness, re-packed when the materials' revision moved so edits
 // apply at once. Returns false when no body is damped (the pass is then skipped).
-bool refreshInputs(const SimModel& model, RayleighDampingScratch& s) {
-  if (!s.stamp.current(model.materials)) {
+bool refreshInputs(const SimModel& model, bool solidEdges, RayleighDampingScratch& s) {
+  if (!s.stamp.current(model.materials) || s.solidEdges != solidEdges) {
     s.anyDamped = packNeoHookeanBodies(model, s.bodies);
     packDmInvColumns(model, s.dmInv);
-    packEdgeStiffness(model, s.edgeStiffness);
+    packEdgeStiffness(model, solidEdges, s.edgeStiffness);
     s.stamp.take(model.materials);
+    s.solidEdges = solidEdges;
   }
   if (!s.anyDamped) return false;
   const size_t n = model.vertexCount();
@@ -77,10 +78,11 @@ float sumTerms(const std::vector<float>& terms) {
 }  // namespace
 
 RayleighDampingReport applyRayleighDamping(const SimModel& model, const RayleighDampingSettings& settings,
-                                           bool springs, float dt, State& state) {
+                                           bool solidEdges, float dt, State& state) {
   RayleighDampingReport report;
   RayleighDampingScratch& s = state.dampingScratch;
-  if (model.vertexCount() == 0 || !(dt > 0.0f) || !refreshInputs(model, s)) return report;
+  if (model.vertexCount() == 0 || !(dt > 0.0f) || !refreshInputs(model, solidEdges, s)) return report;
+  const bool springs = anyEdgeSprings(model, solidEdges);
   report.applied = true;
   const uint32_t n = model.vertexCount();
   const uint32_t maxIterations = uint32_t(std::max(0, settings.maxIterations));

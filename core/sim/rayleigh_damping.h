@@ -36,6 +36,7 @@ struct RayleighDampingScratch {
   std::vector<glm::vec4> dmInv;   // 3 columns per tet (w = 0)
   std::vector<float> edgeStiffness;
   MaterialsStamp stamp;     // which model and materials bodies / dmInv / edgeStiffness were packed from
+  bool solidEdges = false;  // the "edges" toggle edgeStiffness was packed with
   bool anyDamped = false;   // some body has k_d > 0
   std::vector<glm::vec4> dv, r, p, q;
   std::vector<glm::vec4> corner;  // 4 per tet: its share of D d at each corner
@@ -53,9 +54,9 @@ inline bool rayleighPassFellShort(int iterations, float residual, const Rayleigh
          residual > kRayleighShortFactor * settings.tolerance;
 }
 
-// Applies the pass to state.v (frame length dt). Springs take part when
-// `springs` (the edge toggle) is on.
+// Applies the pass to state.v (frame length dt). Springs take part where they
+// act (a cloth's always, a solid's when solidEdges, the "edges" toggle, is on).
 RayleighDampingReport applyRayleighDamping(const SimModel& model, const RayleighDampingSettings& settings,
-                                           bool springs, float dt, State& state);
+                                           bool solidEdges, float dt, State& state);
 
 }  // namespace tetlab

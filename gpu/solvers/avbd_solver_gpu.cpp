@@ -207,7 +207,7 @@ void AvbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
 
 clm::AvbdStepParams AvbdSolverGpu::constants(const SolverSettings& settings, float h,
                                              const clm::VbdMouse& mouse) const {
-  clm::AvbdStepParams k = avbdStepParams(settings, layout_, h);
+  clm::AvbdStepParams k = avbdStepParams(*model_, settings, layout_, h);
   if (mouse.active && mouse.slots > 0) k.terms |= VBD_TERM_MOUSE;
   if (residual_.recording()) k.terms |= VBD_TERM_RESIDUAL;
   inputs_.setSections(k, bodyContactSlots_);
@@ -219,7 +219,7 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
   if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
   if (s.lambda.size() != layout_.size || s.penalty.size() != layout_.size) return CL_INVALID_OPERATION;
   if (registeredWith_ != &profiler) registerStages(profiler, s);
-  if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
+  if (!inputs_.refresh(ctx, *model_, settings.colliders, settings.step.constraints.edges)) return CL_OUT_OF_RESOURCES;
   const clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
   bodyContactSlots_ = s.bodyContacts.slotCount;
   const clm::AvbdStepParams k = constants(settings, h, mouse);
@@ -299,7 +299,7 @@ cl_int AvbdSolverGpu::enqueueStep(const ClContext& ctx, const SolverSettings& se
   if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
   if (s.lambda.size() != layout_.size || s.penalty.size() != layout_.size) return CL_INVALID_OPERATION;
   if (registeredWith_ != &profiler) registerStages(profiler, s);
-  if (!inputs_.refresh(ctx, *model_, settings.colliders)) return CL_OUT_OF_RESOURCES;
+  if (!inputs_.refresh(ctx, *model_, settings.colliders, settings.step.constraints.edges)) return CL_OUT_OF_RESOURCES;
   clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
   bodyContactSlots_ = s.bodyContacts.slotCount;
   const clm::AvbdStepParams k = constants(settings, step.h, mouse);
@@ -350,7 +350,7 @@ cl_int AvbdSolverGpu::enqueueDual(const ClContext& ctx, const SolverSettings& se
                                   DeviceState& s, const clm::VbdMouse& mouse, Profiler& profiler) {
   const size_t local = program_.localSize();
   cl_int e = CL_SUCCESS;
-  if (settings.step.constraints.edges) {
+  if (k.terms & VBD_TERM_EDGES) {
     cl::Kernel& edges = program_.kernel(kDualEdges);
     e = setKernelArgs(edges, s.edgeCount, k, s.x, s.edges, s.restLength, c0_, inputs_.edgeStiffness, s.lambda,
                       s.penalty);
@@ -387,7 +387,7 @@ cl_int AvbdSolverGpu::enqueueGroup(const ClContext& ctx, const SolverSettings& s
   g.colorStartsBase = inputs_.colorStartsBase();
   // The curve the CPU stepper keeps: the last substep's (recordResidual for a single substep).
   g.recordSubstep = integrate ? substeps - 1 : (residual_.recording() ? 0u : substeps);
-  g.dualEdges = settings.step.constraints.edges ? 1u : 0u;
+  g.dualEdges = (k.terms & VBD_TERM_EDGES) ? 1u : 0u;
   g.dualMouse = mouse_.active ? 1u : 0u;
   g.bodySlots = bodyContacts ? s.bodyContacts.slotCount : 0u;
   g.edgeCount = s.edgeCount;

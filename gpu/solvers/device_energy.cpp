@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/cpu/constraints_setup.h"
+#include "core/model/body_constants.h"
 #include "core/model/material.h"
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/launch.h"
@@ -63,7 +64,7 @@ Result<DeviceEnergy> DeviceEnergy::create(const ClContext& ctx, const SimModel& 
     if (!partials) return partials.error();
     energy.partials_ = std::move(*partials);
     energy.partialsHost_.reserve(size_t(3) * kMaxGroups);
-    if (Status st = energy.uploadMaterials(ctx, model); !st) return st.error();
+    if (Status st = energy.uploadMaterials(ctx, model, false); !st) return st.error();
     return energy;
   }
 }
@@ -79,7 +80,7 @@ uint32_t DeviceEnergy::itemsPerWorkItem(uint32_t count) const {
 }
 
 // The same constants computeElasticEnergy derives per tet and per edge.
-Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model) {
+Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model, bool solidEdges) {
   bodiesHost_.clear();
   for (const Material& material : model.materials) {
     const NeoHookeanParameters nh = neoHookeanFromMaterial(material);
@@ -88,11 +89,7 @@ Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model
     bodiesHost_.emplace_back(nh.mu, nh.lambda, float(bulk), 0.0f);
     bodiesHost_.emplace_back(material.youngsModulus, lame.mu, 0.0f, 0.0f);
   }
-  stiffnessHost_.resize(model.edgeCount());
-  for (uint32_t e = 0; e < model.edgeCount(); ++e) {
-    const Material& material = model.materials[model.vertexBody[model.edges[e].x]];
-    stiffnessHost_[e] = edgeSpringStiffness(material.youngsModulus, model.edgeVolume[e], model.restLength[e]);
-  }
+  packEdgeStiffness(model, solidEdges, stiffnessHost_);
   auto bodies = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, std::span<const glm::vec4>(bodiesHost_),
                                                   CL_MEM_READ_ONLY, "energyBodies");
   if (!bodies) return bodies.error();
@@ -102,6 +99,7 @@ Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model
   energyBodies_ = std::move(*bodies);
   energyEdgeStiffness_ = std::move(*stiffness);
   materialsStamp_.take(model.materials);
+  solidEdges_ = solidEdges;
   return Ok{};
 }
 
@@ -113,15 +111,15 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
                  std::to_string(device.tetCount) + " tets) does not hold this model (" +
                  std::to_string(model.vertexCount()) + ", " + std::to_string(model.tetCount()) +
                  "); rebuild the OpenCL simulator after loading"};
-  if (!materialsStamp_.current(model.materials))
-    if (Status st = uploadMaterials(ctx, model); !st) return st.error();
-
   const ConstraintToggles& on = settings.step.constraints;
+  if (!materialsStamp_.current(model.materials) || solidEdges_ != on.edges)
+    if (Status st = uploadMaterials(ctx, model, on.edges); !st) return st.error();
+  const bool springs = anyEdgeSprings(model, on.edges);
   const uint32_t terms = (on.neoHookean ? kEnergyTermNeoHookean : 0u) | (on.tetVolume ? kEnergyTermTetVolume : 0u) |
                          (on.strainBased ? kEnergyTermStrain : 0u);
   const uint32_t vertexGroups = groupsFor(device.vertexCount);
   const uint32_t tetGroups = terms ? groupsFor(device.tetCount) : 0u;
-  const uint32_t edgeGroups = on.edges ? groupsFor(device.edgeCount) : 0u;
+  const uint32_t edgeGroups = springs ? groupsFor(device.edgeCount) : 0u;
   const uint32_t tetOffset = vertexGroups, edgeOffset = vertexGroups + tetGroups;
   const cl::CommandQueue& queue = ctx.queue;
   // XPBD's multipliers of the last substep, when the device holds them in the
@@ -129,7 +127,7 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
   const LambdaLayout layout = lambdaLayout(model);
   const float h = settings.step.dt / float(std::max(settings.step.substeps, 1));
   EnergyProbe probe{};
-  probe.measure = settings.solver == SolverKind::Xpbd && (on.edges || on.tetVolume || on.strainBased) &&
+  probe.measure = settings.solver == SolverKind::Xpbd && (springs || on.tetVolume || on.strainBased) &&
                           device.lambda.size() == layout.size && h > 0.0f && settings.xpbd.complianceScale > 0.0f
                       ? 1u
                       : 0u;

@@ -78,7 +78,7 @@ class DeviceEnergy {
 
  private:
   explicit DeviceEnergy(KernelProgram program) : program_(std::move(program)) {}
-  Status uploadMaterials(const ClContext& ctx, const SimModel& model);
+  Status uploadMaterials(const ClContext& ctx, const SimModel& model, bool solidEdges);
 
   KernelProgram program_;
   uint32_t groupSize_ = 0;
@@ -86,6 +86,7 @@ class DeviceEnergy {
   DeviceBuffer<float> energyEdgeStiffness_;     // per edge: k_e [N/m]
   DeviceBuffer<glm::vec4> partials_;            // 3 x kMaxGroups
   MaterialsStamp materialsStamp_;               // which materials the body constants were packed from
+  bool solidEdges_ = false;                     // the "edges" toggle the edge stiffness was packed with
   std::vector<glm::vec4> bodiesHost_;
   std::vector<float> stiffnessHost_;
   std::vector<glm::vec4> partialsHost_;

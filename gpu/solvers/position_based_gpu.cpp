@@ -163,14 +163,16 @@ Status PositionBasedGpu::uploadTethers(const ClContext& ctx, const std::vector<u
 
 Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSettings& settings) {
   // Body constants (materials editable in the UI).
-  if (!bodiesStamp_.current(model_->materials)) {
+  const bool solidEdges = settings.step.constraints.edges;
+  if (!bodiesStamp_.current(model_->materials) || bodiesSolidEdges_ != solidEdges) {
     // A blocking upload waits for queued work: acceptable for a material
     // edit, never the steady state.
-    packBodies(*model_, scratch_);
+    packBodies(*model_, solidEdges, scratch_);
     auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "bodies");
     if (!b) return b.error();
     bodies_ = std::move(*b);
     bodiesStamp_.take(model_->materials);
+    bodiesSolidEdges_ = solidEdges;
   }
   // Colliders (the UI can move them).
   if (Status st = colliders_.refresh(ctx, settings.colliders); !st) return st;
@@ -207,7 +209,7 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
 
 bool PositionBasedGpu::oneGroup(const SolverSettings& settings, bool substepOnly) const {
   // The colours that will be projected: edge colours (fewer, larger) only when edge constraints run.
-  const bool edges = projectionFamilies(mode_, settings.step.constraints).edges;
+  const bool edges = projectionFamilies(mode_, settings.step.constraints, *model_).edges;
   const uint32_t largestColor = edges ? std::max(largestTetColor_, largestEdgeColor_) : largestTetColor_;
   return pbUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor, groupSize_,
                          substepOnly && mode_ == ProjectionMode::Pbd, mode_ == ProjectionMode::Pbd});
@@ -217,7 +219,7 @@ bool PositionBasedGpu::oneGroup(const SolverSettings& settings, bool substepOnly
 // (one body without self collision: core/sim/body_contact_detection.cpp).
 bool PositionBasedGpu::runsBodyContacts(const SolverSettings& settings, const DeviceState& s) const {
   const bool anyBodyContact = model_->materials.size() > 1 || settings.bodyContacts.selfCollision;
-  return projectionFamilies(mode_, settings.step.constraints).bodyContacts && anyBodyContact &&
+  return projectionFamilies(mode_, settings.step.constraints, *model_).bodyContacts && anyBodyContact &&
          s.bodyContacts.slotCount > 0;
 }
 
@@ -230,7 +232,7 @@ cl_int PositionBasedGpu::enqueueStep(const ClContext& ctx, const SolverSettings&
   if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
   if (registeredWith_ != &profiler) registerStages(profiler, s);
   params_ = makePbParams(*model_, settings, mode_, step.h);
-  families_ = projectionFamilies(mode_, settings.step.constraints);
+  families_ = projectionFamilies(mode_, settings.step.constraints, *model_);
   if (!uploadIfChanged(ctx, settings)) return CL_OUT_OF_RESOURCES;
   return enqueueGroup(ctx, settings, step.h, step.substeps, &step, s, profiler);
 }
@@ -279,7 +281,7 @@ cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettin
   if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
   if (registeredWith_ != &profiler) registerStages(profiler, s);
   params_ = makePbParams(*model_, settings, mode_, h);
-  families_ = projectionFamilies(mode_, settings.step.constraints);
+  families_ = projectionFamilies(mode_, settings.step.constraints, *model_);
   if (!uploadIfChanged(ctx, settings)) return CL_OUT_OF_RESOURCES;
   if (oneGroup(settings, true)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
   oneGroupRan_ = false;

@@ -101,6 +101,7 @@ class PositionBasedGpu final : public GpuSolver {
   ProjectionFamilies families_;
 
   MaterialsStamp bodiesStamp_;  // which materials bodies_ was packed from
+  bool bodiesSolidEdges_ = false;  // the "edges" toggle bodies_ was packed with (edge spring modulus)
   DeviceBuffer<glm::vec4> bodies_;
   DeviceColliders colliders_;
   DeviceBuffer<uint32_t> tetherAnchor_;

@@ -58,13 +58,15 @@ Result<RayleighDampingGpu> RayleighDampingGpu::create(const ClContext& ctx, cons
   return d;
 }
 
-Status RayleighDampingGpu::prepare(const ClContext& ctx, const SimModel& model, const DeviceState& s) {
-  if (!materialsStamp_.current(model.materials)) {
+Status RayleighDampingGpu::prepare(const ClContext& ctx, const SimModel& model, const DeviceState& s,
+                                   bool solidEdges) {
+  if (!materialsStamp_.current(model.materials) || solidEdges_ != solidEdges) {
     std::vector<float> edgeStiffness;
-    packEdgeStiffness(model, edgeStiffness);
+    packEdgeStiffness(model, solidEdges, edgeStiffness);
     if (Status st = upload(ctx, bodies_, hostBodies_, "damping bodies"); !st) return st;
     if (Status st = upload(ctx, edgeStiffness_, edgeStiffness, "damping edge stiffness"); !st) return st;
     materialsStamp_.take(model.materials);
+    solidEdges_ = solidEdges;
   }
   const size_t n = s.vertexCount;
   for (DeviceBuffer<glm::vec4>* b : {&dv_, &r_, &p_, &q_})
@@ -78,13 +80,13 @@ Status RayleighDampingGpu::enqueue(const ClContext& ctx, const SimModel& model, 
   if (!materialsStamp_.current(model.materials)) anyDamped_ = packNeoHookeanBodies(model, hostBodies_);
   applied_ = anyDamped_ && s.vertexCount > 0 && step.dt > 0.0f;
   if (!applied_) return Ok{};
-  if (Status st = prepare(ctx, model, s); !st) return st;
+  if (Status st = prepare(ctx, model, s, step.constraints.edges); !st) return st;
 
   const StageId stage = profiler.addStage(Stage::Damping);
   const cl::CommandQueue& queue = ctx.queue;
   const size_t local = program_.localSize();
   const uint32_t n = s.vertexCount, tetCount = s.tetCount;
-  const uint32_t springs = step.constraints.edges && s.edgeCount > 0 ? 1u : 0u;
+  const uint32_t springs = anyEdgeSprings(model, step.constraints.edges) ? 1u : 0u;
   const uint32_t maxIterations = uint32_t(std::max(0, step.rayleigh.maxIterations));
   const float dt = step.dt, tolerance = step.rayleigh.tolerance;
   auto fail = [](const char* what, cl_int e) { return clError(std::string("enqueueing ") + what, e); };

@@ -34,7 +34,7 @@ clm::VbdMouse packMouse(const Attachment& mouse, uint32_t vertexCount) {
 }
 
 Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
-  materialsStamp_.clear();
+  uploaded_ = false;
   colliders.forget();
   colorOfVertex_.assign(model.vertexCount(), 0u);
   for (uint32_t c = 0; c < model.vertexColors.count(); ++c)
@@ -73,11 +73,11 @@ Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
   auto r = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, rest, CL_MEM_READ_ONLY, "VBD restData");
   if (!r) return r.error();
   restData = std::move(*r);
-  return uploadMaterials(ctx, model);
+  return uploadMaterials(ctx, model, cache_.solidEdges);
 }
 
-Status VbdFamilyInputs::uploadMaterials(const ClContext& ctx, const SimModel& model) {
-  cache_.refresh(model);
+Status VbdFamilyInputs::uploadMaterials(const ClContext& ctx, const SimModel& model, bool solidEdges) {
+  cache_.refresh(model, solidEdges);
   auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, cache_.bodies, CL_MEM_READ_ONLY, "VBD bodies");
   if (!b) return b.error();
   auto k = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, cache_.edgeStiffness, CL_MEM_READ_ONLY,
@@ -85,13 +85,13 @@ Status VbdFamilyInputs::uploadMaterials(const ClContext& ctx, const SimModel& mo
   if (!k) return k.error();
   bodies = std::move(*b);
   edgeStiffness = std::move(*k);
-  materialsStamp_.take(model.materials);
+  uploaded_ = true;
   return Ok{};
 }
 
-Status VbdFamilyInputs::refresh(const ClContext& ctx, const SimModel& model, const Colliders& c) {
-  if (!materialsStamp_.current(model.materials))
-    if (Status st = uploadMaterials(ctx, model); !st) return st;
+Status VbdFamilyInputs::refresh(const ClContext& ctx, const SimModel& model, const Colliders& c, bool solidEdges) {
+  if (!uploaded_ || !cache_.current(model, solidEdges))
+    if (Status st = uploadMaterials(ctx, model, solidEdges); !st) return st;
   return colliders.refresh(ctx, c);
 }
 

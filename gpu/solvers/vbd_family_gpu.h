@@ -105,7 +105,8 @@ class VbdFamilyInputs {
   Status reset(const ClContext& ctx, const SimModel& model);
   // Re-uploads material constants and colliders when they changed (blocking,
   // so only on an edit). Called at the start of every substep.
-  Status refresh(const ClContext& ctx, const SimModel& model, const Colliders& colliders);
+  // solidEdges: the "edges" toggle the edge stiffness is packed with (body_constants.h).
+  Status refresh(const ClContext& ctx, const SimModel& model, const Colliders& colliders, bool solidEdges);
   // Where the colour starts lie in topology (VbdGroupParams::colorStartsBase).
   uint32_t colorStartsBase() const { return sections_.colorStartsBase; }
   // True when colour c holds two or more distinct attached vertices.
@@ -135,7 +136,7 @@ class VbdFamilyInputs {
   DeviceBuffer<float> restData;     // packed per-element constants (above)
 
  private:
-  Status uploadMaterials(const ClContext& ctx, const SimModel& model);
+  Status uploadMaterials(const ClContext& ctx, const SimModel& model, bool solidEdges);
 
   struct Sections {
     uint32_t colorOfBase = 0, tetBodyBase = 0, vertexTetsOffsetsBase = 0, vertexTetsItemsBase = 0;
@@ -144,7 +145,7 @@ class VbdFamilyInputs {
     uint32_t colorStartsBase = 0;
   } sections_;
   VbdMaterialCache cache_;
-  MaterialsStamp materialsStamp_;  // which materials bodies / edgeStiffness were packed from
+  bool uploaded_ = false;  // bodies / edgeStiffness hold cache_ (cleared by reset)
   std::vector<uint32_t> colorOfVertex_;
 };
 

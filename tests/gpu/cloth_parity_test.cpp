@@ -1,0 +1,113 @@
+// Cloth on OpenCL against the CPU reference, every solver: a sheet (its edge
+// springs always on, body_constants.h) falls onto a soft box (edge springs
+// off: the toggle gates the solids only) on the ground, with Rayleigh damping
+// on both bodies, so the cloth's spring modulus E h / 2, the per-body spring
+// gate, the cloth's lumped masses and the cloth-vertex / solid-face contacts
+// all take part. Then a cloth-only scene (no tets at all on the device).
+// The bound is the parity suites' 1e-4 of the bodies' size (position_based_parity_test.cpp).
+#include "pb_parity_util.h"
+#include "vbd_parity_util.h"
+
+#include "core/scene/enum_names.h"
+
+namespace tetlab {
+namespace {
+
+constexpr double kMaxRelativeError = 1e-4;
+
+BodyDesc sheetBody(float y, glm::uvec2 cells) {
+  const SurfaceMesh patch = makeClothPatch(glm::vec3(-0.15f, y, -0.15f), glm::vec2(0.3f), cells);
+  BodyDesc body;
+  body.mesh.positions = patch.positions;
+  body.kind = BodyKind::Cloth;
+  body.triangles = patch.triangles;
+  body.material.youngsModulus = 1.0e6f;
+  body.material.thickness = 1.0e-3f;
+  body.material.density = 200.0f;
+  body.material.damping = 0.002f;
+  body.name = "sheet";
+  return body;
+}
+
+test::ParityScene sheetOverBox() {
+  std::vector<BodyDesc> bodies;
+  Material box;
+  box.youngsModulus = 5.0e4f;
+  box.damping = 0.005f;
+  bodies.push_back(
+      BodyDesc{makeBoxTetMesh(glm::vec3(-0.08f, 0.0f, -0.08f), glm::vec3(0.16f), glm::uvec3(2)), box, "box"});
+  bodies.push_back(sheetBody(0.2f, {8, 8}));
+  auto model = buildSimModel(bodies);
+  EXPECT_TRUE(model.ok()) << model.error().message;
+  test::ParityScene s{std::move(*model), {}};
+  s.state = makeState(s.model);
+  return s;
+}
+
+test::ParityScene sheetPinnedAtTwoCorners() {
+  test::ParityScene s = test::makeParityScene(sheetBody(0.5f, {6, 6}));
+  pinVertices(s.model, s.state, [](glm::vec3 p) { return p.z < -0.1499f && std::fabs(p.x) > 0.1499f; });
+  return s;
+}
+
+SolverSettings clothSettings(SolverKind kind) {
+  SolverSettings s = kind == SolverKind::Pbd || kind == SolverKind::Xpbd ? test::baseSettings(kind)
+                                                                         : test::vbdBaseSettings(kind);
+  s.step.constraints.edges = false;
+  s.step.constraints.bodyContacts = true;
+  s.bodyContacts.searchRadius = 0.02f;
+  s.bodyContacts.thickness = 0.003f;
+  return s;
+}
+
+double relativeError(SolverKind kind, const ClContext& ctx, const test::ParityScene& scene, const SolverSettings& s,
+                     double& moved) {
+  switch (kind) {
+    case SolverKind::Pbd:
+    case SolverKind::Xpbd: {
+      const test::Comparison c =
+          test::runBoth(ctx, scene, s, kind == SolverKind::Pbd ? test::makePbdSolverGpu : test::makeXpbdSolverGpu, 60);
+      std::printf("  %s: max |dx| %.3g m, relative %.3g, CPU moved %.3g m\n", solverName(kind), c.maxError,
+                  c.relative(), c.maxDisplacement);
+      moved = c.maxDisplacement;
+      return c.relative();
+    }
+    case SolverKind::Vbd:
+    case SolverKind::Avbd: {
+      const test::VbdComparison c = test::runVbdBoth(ctx, scene, s, 60);
+      std::printf("  %s: max |dx| %.3g m, relative %.3g, CPU moved %.3g m\n", solverName(kind), c.maxError,
+                  c.relative(), c.maxDisplacement);
+      EXPECT_TRUE(c.finite);
+      moved = c.maxDisplacement;
+      return c.relative();
+    }
+  }
+  return 1.0;
+}
+
+constexpr SolverKind kAll[] = {SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd};
+
+TEST(ClothGpuParity, SheetFallingOntoASoftBoxEverySolver) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  for (SolverKind kind : kAll) {
+    SCOPED_TRACE(solverName(kind));
+    double moved = 0.0;
+    EXPECT_LT(relativeError(kind, ctx, sheetOverBox(), clothSettings(kind), moved), kMaxRelativeError);
+    EXPECT_GT(moved, 0.05) << "the sheet fell";
+  }
+}
+
+TEST(ClothGpuParity, ClothOnlySheetHeldAtTwoCornersEverySolver) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  for (SolverKind kind : kAll) {
+    SCOPED_TRACE(solverName(kind));
+    SolverSettings s = clothSettings(kind);
+    s.colliders.ground.enabled = false;
+    double moved = 0.0;
+    EXPECT_LT(relativeError(kind, ctx, sheetPinnedAtTwoCorners(), s, moved), kMaxRelativeError);
+    EXPECT_GT(moved, 0.05) << "the sheet sagged";
+  }
+}
+
+}  // namespace
+}  // namespace tetlab
