@@ -88,6 +88,14 @@ glm::vec3 bodyAlbedo(glm::vec3 base, int body) {
   return kOthers[size_t((body - 1) % 7)];
 }
 
+glm::vec3 clothAlbedo(int sheet, bool back) {
+  // (face, back) pairs: terracotta / cream, teal / pale teal, plum / pale rose.
+  static const glm::vec3 kFace[3] = {hex(0xc2553b), hex(0x2f8f8a), hex(0x8a4f7d)};
+  static const glm::vec3 kBack[3] = {hex(0xeadbb8), hex(0xbfe0d9), hex(0xe8c9d4)};
+  const size_t k = size_t(std::max(sheet, 0) % 3);
+  return back ? kBack[k] : kFace[k];
+}
+
 float normalizeToRange(float value, float lo, float hi) {
   if (!(hi > lo)) return 0.0f;
   return std::clamp((value - lo) / (hi - lo), 0.0f, 1.0f);

@@ -38,6 +38,10 @@ glm::vec3 categoryColor(int index);
 // user's material colour), the others take muted hand-picked hues, so bodies
 // of a pile can be told apart without looking like a chart (cycles after 8).
 glm::vec3 bodyAlbedo(glm::vec3 base, int body);
+// A cloth sheet's face and back colours (sRGB): fabric tones apart from the
+// solids' colours, so a sheet reads as one and its two sides tell apart.
+// sheet: the cloth's ordinal among the scene's sheets.
+glm::vec3 clothAlbedo(int sheet, bool back);
 
 // Maps value into [0, 1] over [lo, hi]; 0 when hi <= lo.
 float normalizeToRange(float value, float lo, float hi);

@@ -93,9 +93,14 @@ void Renderer::drawSimSurfaces(const SimView& scene, const ViewSettings& view, c
     glDepthMask(GL_TRUE);
     meshProgram_.set("uAlpha", 1.0f);
   }
+  int sheet = 0;  // cloth sheets take the cloth colours in turn
   for (size_t i = 0; i < scene.surfaces_.size(); ++i) {
     const SimView::Surface& s = scene.surfaces_[i];
-    meshProgram_.set("uAlbedo", bodyAlbedo(settings.albedo, int(i)));  // one surface per body
+    const bool cloth = s.source.cloth;
+    meshProgram_.set("uAlbedo", cloth ? clothAlbedo(sheet, false) : bodyAlbedo(settings.albedo, int(i)));
+    meshProgram_.set("uBackAlbedo", clothAlbedo(sheet, true));
+    meshProgram_.set("uTwoTone", cloth ? 1 : 0);
+    if (cloth) ++sheet;
     glBindVertexArray(s.vao.id());
     glDrawElements(GL_TRIANGLES, GLsizei(s.indexCount), GL_UNSIGNED_INT, nullptr);
   }

@@ -43,7 +43,8 @@ RenderSurface boundaryRenderSurface(const SimModel& model, int body) {
 std::vector<RenderSurface> renderSurfacesFrom(std::span<const BodySurface> surfaces) {
   std::vector<RenderSurface> out;
   out.reserve(surfaces.size());
-  for (const BodySurface& s : surfaces) out.push_back(RenderSurface{s.name, s.surface.triangles, s.embedding});
+  for (const BodySurface& s : surfaces)
+    out.push_back(RenderSurface{s.name, s.surface.triangles, s.embedding, s.cloth});
   return out;
 }
 

@@ -43,6 +43,7 @@ struct RenderSurface {
   std::string name;                   // for export ("bunny"); may be empty
   std::vector<glm::uvec3> triangles;  // over render vertices, counter-clockwise from outside
   SurfaceEmbedding embedding;         // one entry per render vertex
+  bool cloth = false;                 // a sheet: drawn in the cloth colours, front and back apart
 };
 
 // For scenes without a user mesh (presets): the tet mesh's own boundary

@@ -372,14 +372,24 @@ void drawMaterials(SimSession& session) {
     ImGui::PushID(int(b));
     Material m = session.material(b);
     const BodyRange& body = built.bodies[b];
+    const bool cloth = session.model().isCloth(b);
     ImGui::SetNextItemOpen(b == 0, ImGuiCond_Once);
-    if (ImGui::TreeNode("body", "%s  (%u vertices, %u tets)", body.name.c_str(), body.vertexEnd - body.vertexBegin,
-                        body.tets)) {
+    const bool open = cloth ? ImGui::TreeNode("body", "%s  (cloth: %u vertices)", body.name.c_str(),
+                                              body.vertexEnd - body.vertexBegin)
+                            : ImGui::TreeNode("body", "%s  (%u vertices, %u tets)", body.name.c_str(),
+                                              body.vertexEnd - body.vertexBegin, body.tets);
+    if (open) {
       bool changed = false;
       changed |= logSlider("Young's modulus", m.youngsModulus, 1e3f, 1e10f, "%.3g Pa",
-                           "Stiffness E of the material under stretch [Pa].");
-      changed |= slider("Poisson ratio", m.poissonRatio, 0.0f, 0.499f, "%.3f",
-                        "Lateral contraction nu under stretch; near 0.5 keeps the volume [-].");
+                           cloth ? "Stiffness E of the sheet's material under stretch [Pa]; the membrane resists "
+                                   "stretch with E h [N/m] (edge springs, Poisson ratio 1/3 fixed)."
+                                 : "Stiffness E of the material under stretch [Pa].");
+      if (cloth)
+        changed |= logSlider("thickness", m.thickness, 1e-5f, 1e-2f, "%.2g m",
+                             "Sheet thickness h [m]: the mass per area is density x h, the membrane stiffness E h.");
+      else
+        changed |= slider("Poisson ratio", m.poissonRatio, 0.0f, 0.499f, "%.3f",
+                          "Lateral contraction nu under stretch; near 0.5 keeps the volume [-].");
       changed |= slider("damping", m.damping, 0.0f, 0.1f, "%.4f s",
                         "Rayleigh stiffness-proportional damping coefficient k_d [s]: a mode of angular frequency "
                         "omega gets the damping ratio k_d omega / 2, on every solver (one pass after each frame); "

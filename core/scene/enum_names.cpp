@@ -23,7 +23,10 @@ constexpr EnumName<CubeSplit> kSplits[] = {
 constexpr EnumName<TetMethod> kMethods[] = {
     {TetMethod::Auto, "auto"}, {TetMethod::TetGenOnly, "tetgen_only"}, {TetMethod::VoxelOnly, "voxel_only"}};
 constexpr EnumName<BodySource> kSources[] = {
-    {BodySource::Mesh, "mesh"}, {BodySource::Box, "box"}, {BodySource::Sphere, "sphere"}, {BodySource::Torus, "torus"}};
+    {BodySource::Mesh, "mesh"}, {BodySource::Box, "box"}, {BodySource::Sphere, "sphere"}, {BodySource::Torus, "torus"},
+    {BodySource::Cloth, "cloth"}};
+constexpr EnumName<BodyKindChoice> kKinds[] = {
+    {BodyKindChoice::Auto, "auto"}, {BodyKindChoice::Solid, "solid"}, {BodyKindChoice::Cloth, "cloth"}};
 constexpr EnumName<GpuSchedule> kSchedules[] = {
     {GpuSchedule::Auto, "auto"}, {GpuSchedule::PerColor, "per_color"}, {GpuSchedule::OneGroup, "one_group"}};
 
@@ -38,6 +41,7 @@ std::span<const EnumName<HessianSafeguard>> hessianSafeguardNames() { return kSa
 std::span<const EnumName<CubeSplit>> cubeSplitNames() { return kSplits; }
 std::span<const EnumName<TetMethod>> tetMethodNames() { return kMethods; }
 std::span<const EnumName<BodySource>> bodySourceNames() { return kSources; }
+std::span<const EnumName<BodyKindChoice>> bodyKindNames() { return kKinds; }
 
 const char* solverDisplayName(SolverKind kind) {
   switch (kind) {

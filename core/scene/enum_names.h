@@ -31,7 +31,8 @@ std::span<const EnumName<VbdInitialGuess>> vbdInitialGuessNames();  // previous_
 std::span<const EnumName<HessianSafeguard>> hessianSafeguardNames();
 std::span<const EnumName<CubeSplit>> cubeSplitNames();              // five six six_symmetric
 std::span<const EnumName<TetMethod>> tetMethodNames();              // auto tetgen_only voxel_only
-std::span<const EnumName<BodySource>> bodySourceNames();            // mesh box sphere torus
+std::span<const EnumName<BodySource>> bodySourceNames();
+std::span<const EnumName<BodyKindChoice>> bodyKindNames();            // mesh box sphere torus
 std::span<const EnumName<GpuSchedule>> gpuScheduleNames();          // auto per_color one_group
 
 template <class E>

@@ -150,6 +150,27 @@ void JsonObject::read(const char* key, std::string& out) {
   out = v->get<std::string>();
 }
 
+void JsonObject::read(const char* key, glm::vec2& out, NumberRange range) {
+  const nlohmann::json* v = find(key);
+  if (!v) return;
+  const std::string path = childPath(key);
+  if (!v->is_array() || v->size() != 2) fail(path, "expected [a, b] (2 numbers), got " + describe(*v));
+  glm::vec2 r;
+  for (int i = 0; i < 2; ++i) r[i] = readFloatValue((*v)[size_t(i)], path + "/" + std::to_string(i), range);
+  out = r;
+}
+
+void JsonObject::read(const char* key, glm::uvec2& out, uint32_t min, uint32_t max) {
+  const nlohmann::json* v = find(key);
+  if (!v) return;
+  const std::string path = childPath(key);
+  if (!v->is_array() || v->size() != 2) fail(path, "expected [na, nb] (2 whole numbers), got " + describe(*v));
+  glm::uvec2 r;
+  for (int i = 0; i < 2; ++i)
+    r[i] = uint32_t(readIntegerValue((*v)[size_t(i)], path + "/" + std::to_string(i), min, max));
+  out = r;
+}
+
 void JsonObject::read(const char* key, glm::vec3& out, NumberRange range) {
   const nlohmann::json* v = find(key);
   if (!v) return;
@@ -214,6 +235,8 @@ double jsonFloat(float value) {
   return std::strtod(buffer, nullptr);
 }
 
+JsonOut jsonVec2(glm::vec2 v) { return JsonOut::array({jsonFloat(v.x), jsonFloat(v.y)}); }
+JsonOut jsonUvec2(glm::uvec2 v) { return JsonOut::array({v.x, v.y}); }
 JsonOut jsonVec3(glm::vec3 v) { return JsonOut::array({jsonFloat(v.x), jsonFloat(v.y), jsonFloat(v.z)}); }
 JsonOut jsonUvec3(glm::uvec3 v) { return JsonOut::array({v.x, v.y, v.z}); }
 

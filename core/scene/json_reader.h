@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 
@@ -58,7 +59,9 @@ class JsonObject {
   void read(const char* key, uint64_t& out);
   void read(const char* key, bool& out);
   void read(const char* key, std::string& out);
+  void read(const char* key, glm::vec2& out, NumberRange range = NumberRange::any());
   void read(const char* key, glm::vec3& out, NumberRange range = NumberRange::any());
+  void read(const char* key, glm::uvec2& out, uint32_t min, uint32_t max);
   void read(const char* key, glm::uvec3& out, uint32_t min, uint32_t max);
   void read(const char* key, std::vector<uint32_t>& out);
 
@@ -95,6 +98,8 @@ class JsonObject {
 // Written documents keep their keys in insertion order (name first, details later).
 using JsonOut = nlohmann::ordered_json;
 double jsonFloat(float value);
+JsonOut jsonVec2(glm::vec2 v);
+JsonOut jsonUvec2(glm::uvec2 v);
 JsonOut jsonVec3(glm::vec3 v);
 JsonOut jsonUvec3(glm::uvec3 v);
 

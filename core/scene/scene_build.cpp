@@ -7,6 +7,7 @@
 #include <glm/common.hpp>
 
 #include "core/mesh/obj_loader.h"
+#include "core/mesh/surface_checks.h"
 #include "core/mesh/tet_cache.h"
 #include "core/mesh/tetrahedralize.h"
 #include "core/model/generators.h"
@@ -37,8 +38,11 @@ class SplitMix64 {
   uint64_t state_;
 };
 
+// A solid's tets, or a cloth's vertices (tets.positions, no tets) and triangles.
 struct BodyGeometry {
   TetMesh tets;
+  BodyKind kind = BodyKind::Solid;
+  std::vector<glm::uvec3> clothTriangles;
   std::optional<SurfaceMesh> surface;  // OBJ bodies: the user's surface
   std::string note;
   std::vector<std::string> warnings;
@@ -77,6 +81,21 @@ Result<BodyGeometry> makeMeshGeometry(const BodySpec& spec, const SceneBuildOpti
 
   BodyGeometry g;
   g.warnings = loaded->report.warnings;
+  if (spec.kind != BodyKindChoice::Solid) {
+    // Auto: an open surface cannot enclose tets, so it is a sheet.
+    SurfaceCheckOptions quick;
+    quick.checkSelfIntersections = false;
+    const size_t openEdges = checkSurface(loaded->mesh, quick).boundaryEdges;
+    if (spec.kind == BodyKindChoice::Cloth || openEdges > 0) {
+      g.kind = BodyKind::Cloth;
+      g.tets.positions = std::move(loaded->mesh.positions);
+      g.clothTriangles = std::move(loaded->mesh.triangles);
+      g.note = spec.kind == BodyKindChoice::Cloth
+                   ? "cloth (kind \"cloth\")"
+                   : "cloth (open surface, " + std::to_string(openEdges) + " boundary edges; kind \"solid\" to fill it)";
+      return g;
+    }
+  }
   const TetOptions tetOptions = tetOptionsFor(spec.tets);
   const TetCache cache(defaultTetCacheDir());
   std::optional<TetResult> tets;
@@ -151,6 +170,14 @@ Result<BodyGeometry> makeGeneratedGeometry(const BodySpec& spec) {
                                 spec.torus.ringSegments, spec.torus.cellsAcross);
       g.note = "torus generator";
       break;
+    case BodySource::Cloth: {
+      SurfaceMesh patch = makeClothPatch(spec.cloth.min, spec.cloth.size, spec.cloth.cells);
+      g.kind = BodyKind::Cloth;
+      g.tets.positions = std::move(patch.positions);
+      g.clothTriangles = std::move(patch.triangles);
+      g.note = "cloth patch generator";
+      break;
+    }
     case BodySource::Mesh:
       return Error{"internal: mesh body passed to the generator"};
   }
@@ -277,7 +304,7 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
     range.tets = uint32_t(g->tets.tets.size());
     built.bodies.push_back(range);
     surfaces.push_back(std::move(g->surface));
-    bodies.push_back(BodyDesc{std::move(g->tets), spec.material, name});
+    bodies.push_back(BodyDesc{std::move(g->tets), spec.material, name, g->kind, std::move(g->clothTriangles)});
   }
   if (cancelled(cancel)) return Error{"loading cancelled"};
   if (progress) progress("building the model (colouring, adjacency)", geometryShare);
@@ -318,6 +345,7 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
     } else {
       built.surfaces.push_back(boundarySurface(m, range, uint32_t(i)));
     }
+    built.surfaces.back().cloth = m.isCloth(uint32_t(i));
     built.initialVelocity.push_back(desc.bodies[i].initialVelocity);
   }
 
@@ -371,6 +399,7 @@ void recomputeLumpedMass(SimModel& model, std::span<const float> tetDensityScale
     for (int c = 0; c < 4; ++c) mass[model.tets[t][c]] += quarter;
   }
   for (uint32_t i = 0; i < model.vertexCount(); ++i) model.mass[i] = float(mass[i]);
+  addClothMass(model);
 }
 
 State makeInitialState(const BuiltScene& built) {

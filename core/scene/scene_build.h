@@ -36,7 +36,8 @@ struct BodySurface {
   uint32_t body = 0;
   SurfaceMesh surface;          // rest positions (world, after the transform) and triangles
   SurfaceEmbedding embedding;   // per surface vertex: model vertex ids and weights
-  bool fromBoundary = false;    // the tet mesh's own boundary (generated bodies)
+  bool fromBoundary = false;    // the tet mesh's own boundary (generated bodies), or a cloth's own triangles
+  bool cloth = false;           // a cloth sheet (SimModel::isCloth): drawn two-sided in its own colours
 };
 
 struct BodyRange {

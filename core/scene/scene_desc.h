@@ -22,7 +22,12 @@
 
 namespace tetlab {
 
-enum class BodySource : uint8_t { Mesh, Box, Sphere, Torus };
+enum class BodySource : uint8_t { Mesh, Box, Sphere, Torus, Cloth };
+
+// What a Mesh body becomes: a tet-meshed solid or a cloth sheet (the surface's
+// own triangles). Auto: a closed surface is a solid, an open one (boundary
+// edges) a cloth.
+enum class BodyKindChoice : uint8_t { Auto, Solid, Cloth };
 
 // A box region [min, max] (inclusive) in the coordinates it is used in.
 struct Region {
@@ -56,6 +61,14 @@ struct TorusGenerator {
   float minorRadius = 0.05f;        // [m] tube radius, < majorRadius
   uint32_t ringSegments = 24;       // cells around the ring, >= 3
   uint32_t cellsAcross = 4;         // cells across the tube, >= 1
+};
+
+// A rectangular cloth patch (makeClothPatch) in the plane y = min.y before the
+// transform; rotate it with the body transform to hang it.
+struct ClothGenerator {
+  glm::vec3 min{-0.25f, 0.0f, -0.25f};  // [m] corner
+  glm::vec2 size{0.5f, 0.5f};           // [m] along x and z
+  glm::uvec2 cells{16u, 16u};           // cells along x and z, >= 1
 };
 
 // The tetrahedralization options a user may set for an OBJ body (TetOptions subset).
@@ -101,6 +114,8 @@ struct BodySpec {
   BoxGenerator box;
   SphereGenerator sphere;
   TorusGenerator torus;
+  ClothGenerator cloth;
+  BodyKindChoice kind = BodyKindChoice::Auto;  // Mesh only
   BodyTransform transform;
   Material material;
   std::vector<PinRegion> pins;

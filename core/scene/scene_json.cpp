@@ -20,7 +20,8 @@ JsonOut writeMaterial(const Material& m) {
   return {{"youngs_modulus", jsonFloat(m.youngsModulus)},
           {"poisson_ratio", jsonFloat(m.poissonRatio)},
           {"density", jsonFloat(m.density)},
-          {"damping", jsonFloat(m.damping)}};
+          {"damping", jsonFloat(m.damping)},
+          {"thickness", jsonFloat(m.thickness)}};
 }
 
 JsonOut writeRegion(const Region& r) { return {{"min", jsonVec3(r.min)}, {"max", jsonVec3(r.max)}}; }
@@ -47,6 +48,7 @@ JsonOut writeBody(const BodySpec& b) {
                      {"radius_edge_ratio", b.tets.radiusEdgeRatio},
                      {"method", enumName(tetMethodNames(), b.tets.method)},
                      {"voxel_resolution", b.tets.voxelResolution}};
+      out["kind"] = enumName(bodyKindNames(), b.kind);
       break;
     case BodySource::Box:
       out["box"] = {{"min", jsonVec3(b.box.min)},
@@ -70,6 +72,9 @@ JsonOut writeBody(const BodySpec& b) {
                       {"minor_radius", jsonFloat(b.torus.minorRadius)},
                       {"ring_segments", b.torus.ringSegments},
                       {"cells_across", b.torus.cellsAcross}};
+      break;
+    case BodySource::Cloth:
+      out["cloth"] = {{"min", jsonVec3(b.cloth.min)}, {"size", jsonVec2(b.cloth.size)}, {"cells", jsonUvec2(b.cloth.cells)}};
       break;
   }
   out["transform"] = writeTransform(b.transform);
@@ -95,6 +100,7 @@ void readMaterial(JsonObject o, Material& m) {
   o.read("poisson_ratio", m.poissonRatio, {0.0, 0.5, false, true});
   o.read("density", m.density, NumberRange::positive());
   o.read("damping", m.damping, NumberRange::nonNegative());
+  o.read("thickness", m.thickness, NumberRange::positive());
   o.finish();
 }
 
@@ -148,17 +154,20 @@ void readBody(JsonObject o, size_t index, BodySpec& b) {
   b.name = "body " + std::to_string(index + 1);
   o.read("name", b.name);
   int sources = 0;
-  for (const char* key : {"mesh", "box", "sphere", "torus"}) sources += o.has(key) ? 1 : 0;
+  for (const char* key : {"mesh", "box", "sphere", "torus", "cloth"}) sources += o.has(key) ? 1 : 0;
   if (sources != 1)
     JsonObject::fail(o.path(), sources == 0 ? "a body needs its geometry: one of \"mesh\": \"file.obj\", \"box\": {...}, "
-                                              "\"sphere\": {...} or \"torus\": {...}"
-                                            : "a body has exactly one of \"mesh\", \"box\", \"sphere\" or \"torus\"");
+                                              "\"sphere\": {...}, \"torus\": {...} or \"cloth\": {...}"
+                                            : "a body has exactly one of \"mesh\", \"box\", \"sphere\", \"torus\" or \"cloth\"");
   if (o.has("mesh")) {
     b.source = BodySource::Mesh;
     o.read("mesh", b.meshPath);
     if (b.meshPath.empty()) JsonObject::fail(o.childPath("mesh"), "is empty: give the path of an OBJ file");
   }
   o.read("fit_size", b.fitSize, NumberRange::positive());
+  o.readEnum("kind", b.kind, bodyKindNames());
+  if (o.has("kind") && b.source != BodySource::Mesh)
+    JsonObject::fail(o.childPath("kind"), "applies to \"mesh\" bodies only (a generator's kind is fixed)");
   if (auto t = o.object("tets")) readTets(*t, b.tets);
   if (auto g = o.object("box")) {
     b.source = BodySource::Box;
@@ -186,6 +195,13 @@ void readBody(JsonObject o, size_t index, BodySpec& b) {
     g->finish();
     if (!(b.torus.minorRadius < b.torus.majorRadius))
       JsonObject::fail(g->childPath("minor_radius"), "must be smaller than major_radius");
+  }
+  if (auto g = o.object("cloth")) {
+    b.source = BodySource::Cloth;
+    g->read("min", b.cloth.min);
+    g->read("size", b.cloth.size, NumberRange::positive());
+    g->read("cells", b.cloth.cells, 1, kMaxCells);
+    g->finish();
   }
   if (auto t = o.object("transform")) readTransform(*t, b.transform);
   if (auto m = o.object("material")) readMaterial(*m, b.material);

@@ -28,6 +28,8 @@ uniform int uClipEnabled;     // 1: discard where dot(uClipPlane.xyz, p) > uClip
 uniform vec4 uClipPlane;
 uniform float uBackfaceDim;   // back faces (the inside of a clipped shell) scaled by this
 uniform float uAlpha;
+uniform int uTwoTone;         // 1: a cloth sheet, whose back faces take uBackAlbedo (not dimmed)
+uniform vec3 uBackAlbedo;     // sRGB
 
 out vec4 fragColor;
 
@@ -47,7 +49,9 @@ void main() {
   // Open meshes show their inside: light the back face as if it faced us.
   if (!gl_FrontFacing) n = -n;
   vec3 v = normalize(uEye - vWorldPos);
-  vec3 albedo = toLinear(uColorMode == 1 ? colormap(vScalar) : uAlbedo);
+  bool back = !gl_FrontFacing;
+  vec3 plain = uTwoTone == 1 && back ? uBackAlbedo : uAlbedo;
+  vec3 albedo = toLinear(uColorMode == 1 ? colormap(vScalar) : plain);
 
   vec3 ambient = mix(uGroundColor, uSkyColor, n.y * 0.5 + 0.5);
   float keyDiffuse = max(dot(n, uKeyDir), 0.0);
@@ -60,7 +64,7 @@ void main() {
   vec3 color = albedo * (ambient + keyDiffuse * vec3(1.0, 0.95, 0.88) * 2.0 + fillDiffuse * vec3(0.55, 0.65, 0.85) * 0.35)
              + uSpecular * spec * vec3(1.0, 0.97, 0.92)
              + rim * 0.12 * uSkyColor;
-  if (!gl_FrontFacing) color *= uBackfaceDim;
+  if (back && uTwoTone == 0) color *= uBackfaceDim;
   // Gentle filmic shoulder so the key light never clips to flat white.
   color = color / (1.0 + 0.25 * color);
   fragColor = vec4(toSrgb(color), uAlpha);

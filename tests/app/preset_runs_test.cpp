@@ -211,6 +211,8 @@ BodyShape shapeOf(const SimModel& m, const State& s, uint32_t body, const BodyIn
   }
   for (uint32_t t = 0; t < m.tetCount(); ++t)
     if (m.tetBody[t] == body) out.volume += m.restVolume[t];
+  for (size_t t = 0; t < m.clothTriangles.size(); ++t)  // a sheet: area x thickness
+    if (m.clothTriangleBody[t] == body) out.volume += m.clothTriangleArea[t] * m.materials[body].thickness;
   out.height = maxY - out.minY;
   return out;
 }
@@ -219,6 +221,7 @@ BodyShape shapeOf(const SimModel& m, const State& s, uint32_t body, const BodyIn
 // V / H: each height y carries the weight of the vertices above it (lumped masses,
 // so heavy regions count), strain W(y) / (A E), integrated upwards.
 double columnSag(const SimModel& m, const State& s, uint32_t body, const BodyIndex& bodies, const BodyShape& shape) {
+  if (!(shape.height > 0.0)) return 0.0;  // a flat sheet lying level: no column to squeeze
   std::vector<uint32_t> vs = bodies.vertices[body];
   std::sort(vs.begin(), vs.end(), [&](uint32_t a, uint32_t b) { return s.x[a].y < s.x[b].y; });
   const double area = shape.volume / shape.height;

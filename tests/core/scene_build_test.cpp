@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "tests/preset_files.h"
@@ -294,6 +295,58 @@ TEST(SceneBuild, MeshCollidersLoadWithTheSceneAndBadOnesNameTheFile) {
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.error().message.find("no_such_collider.obj"), std::string::npos) << missing.error().message;
   EXPECT_NE(missing.error().message.find("mesh collider"), std::string::npos) << missing.error().message;
+}
+
+// Body kinds of an OBJ body: "auto" makes an open surface (a hemisphere cap
+// with a rim) a cloth of the surface's own triangles, drawn as they are; a
+// closed one stays a solid; "cloth" makes even a closed one a sheet.
+TEST(SceneBuild, OpenObjBecomesClothAndKindOverridesIt) {
+  const fs::path dir = fs::temp_directory_path() / "tetlab_cloth_kind_test";
+  fs::create_directories(dir);
+  const fs::path cap = dir / "cap.obj";
+  {
+    std::ofstream out(cap);
+    // An open cap: a ring of 8 vertices around a raised centre, 8 triangles, 8 rim edges.
+    out << "v 0 0.3 0\n";
+    for (int k = 0; k < 8; ++k) {
+      const double a = 2.0 * 3.14159265358979 * k / 8.0;
+      out << "v " << std::cos(a) << " 0 " << std::sin(a) << "\n";
+    }
+    for (int k = 0; k < 8; ++k) out << "f 1 " << 2 + (k + 1) % 8 << " " << 2 + k << "\n";
+  }
+  SceneDesc d;
+  BodySpec b;
+  b.name = "cap";
+  b.source = BodySource::Mesh;
+  b.meshPath = cap.string();
+  b.material.thickness = 5e-4f;
+  d.bodies = {b};
+  Result<BuiltScene> open = buildScene(d, assetOptions());
+  ASSERT_TRUE(open.ok()) << open.error().message;
+  const SimModel& m = open->scene.model;
+  EXPECT_TRUE(m.isCloth(0));
+  EXPECT_EQ(m.tetCount(), 0u);
+  EXPECT_EQ(m.vertexCount(), 9u);
+  EXPECT_EQ(m.clothTriangles.size(), 8u);
+  EXPECT_NE(open->bodies[0].note.find("open surface, 8 boundary edges"), std::string::npos) << open->bodies[0].note;
+  ASSERT_EQ(open->surfaces.size(), 1u);
+  EXPECT_EQ(open->surfaces[0].surface.triangles.size(), 8u);
+  double clothMass = 0.0, area = 0.0;
+  for (float x : m.mass) clothMass += x;
+  for (float a : m.clothTriangleArea) area += a;
+  EXPECT_NEAR(clothMass, 1000.0 * 5e-4 * area, 1e-6 * clothMass);
+
+  d.bodies[0].meshPath = "cube_5.obj";
+  Result<BuiltScene> closed = buildScene(d, assetOptions());
+  ASSERT_TRUE(closed.ok()) << closed.error().message;
+  EXPECT_FALSE(closed->scene.model.isCloth(0));
+  EXPECT_GT(closed->scene.model.tetCount(), 0u);
+  d.bodies[0].kind = BodyKindChoice::Cloth;
+  Result<BuiltScene> forced = buildScene(d, assetOptions());
+  ASSERT_TRUE(forced.ok()) << forced.error().message;
+  EXPECT_TRUE(forced->scene.model.isCloth(0));
+  EXPECT_EQ(forced->scene.model.tetCount(), 0u);
+  fs::remove_all(dir);
 }
 
 TEST(SceneBuild, JobReportsProgressAndCanBeCancelled) {

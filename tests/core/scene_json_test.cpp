@@ -30,7 +30,8 @@ SceneDesc everythingChanged() {
   mesh.fitSize = 0.37f;
   mesh.tets = TetSpec{1234, false, 1.7, TetMethod::VoxelOnly, 17};
   mesh.transform = BodyTransform{{0.1f, 0.2f, 0.3f}, {10.0f, 20.0f, 30.0f}, 1.5f, {0.01f, 0.0f, 0.02f}, 15.0f, true, 0.4f};
-  mesh.material = Material{2.5e5f, 0.41f, 950.0f, 0.01f};
+  mesh.material = Material{2.5e5f, 0.41f, 950.0f, 0.01f, 3e-4f};
+  mesh.kind = BodyKindChoice::Cloth;
   mesh.pins.push_back(Region{{-1.0f, 0.9f, -1.0f}, {1.0f, 1.1f, 1.0f}});
   mesh.densityRegions.push_back(DensityRegion{Region{{0, 0, 0}, {1, 1, 1}}, 5000.0f});
   mesh.initialVelocity = {0.5f, -1.0f / 3.0f, 0.25f};
@@ -48,6 +49,10 @@ SceneDesc everythingChanged() {
   torus.source = BodySource::Torus;
   torus.torus = TorusGenerator{{0, 1, 0}, 0.2f, 0.06f, 17, 3};
   s.bodies.push_back(torus);
+  BodySpec cloth;
+  cloth.source = BodySource::Cloth;
+  cloth.cloth = ClothGenerator{{-0.3f, 0.7f, -0.2f}, {0.6f, 0.4f}, {12u, 9u}};
+  s.bodies.push_back(cloth);
   s.pinnedVertices = {3, 5, 8};
   s.unpinnedVertices = {1};
 
@@ -130,7 +135,7 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   // ... and spot checks of the typed values, bitwise for floats.
   const SceneDesc& l = *loaded;
   EXPECT_EQ(l.seed, original.seed);
-  ASSERT_EQ(l.bodies.size(), 4u);
+  ASSERT_EQ(l.bodies.size(), 5u);
   EXPECT_EQ(l.bodies[0].source, BodySource::Mesh);
   EXPECT_EQ(l.bodies[0].meshPath, original.bodies[0].meshPath);
   EXPECT_EQ(l.bodies[0].tets.method, TetMethod::VoxelOnly);
@@ -138,6 +143,8 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   EXPECT_TRUE(l.bodies[0].transform.lift);
   EXPECT_TRUE(sameBits(l.bodies[0].initialVelocity.y, -1.0f / 3.0f));
   EXPECT_TRUE(sameBits(l.bodies[0].material.poissonRatio, 0.41f));
+  EXPECT_TRUE(sameBits(l.bodies[0].material.thickness, 3e-4f));
+  EXPECT_EQ(l.bodies[0].kind, BodyKindChoice::Cloth);
   EXPECT_TRUE(sameBits(l.bodies[0].densityRegions.at(0).density, 5000.0f));
   EXPECT_EQ(l.bodies[1].source, BodySource::Box);
   EXPECT_EQ(l.bodies[1].box.split, CubeSplit::Five);
@@ -146,6 +153,9 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   EXPECT_EQ(l.bodies[2].source, BodySource::Sphere);
   EXPECT_EQ(l.bodies[3].source, BodySource::Torus);
   EXPECT_EQ(l.bodies[3].torus.ringSegments, 17u);
+  EXPECT_EQ(l.bodies[4].source, BodySource::Cloth);
+  EXPECT_EQ(l.bodies[4].cloth.cells, glm::uvec2(12, 9));
+  EXPECT_TRUE(sameBits(l.bodies[4].cloth.size.y, 0.4f) && sameBits(l.bodies[4].cloth.min.y, 0.7f));
   EXPECT_EQ(l.pinnedVertices, original.pinnedVertices);
   EXPECT_EQ(l.unpinnedVertices, original.unpinnedVertices);
   const SolverSettings& a = l.settings;
@@ -307,6 +317,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"wrong format", R"({ "format": "blender", "bodies": [ { "box": {} } ] })",
                 {"at /format", "not a tetlab scene"}},
         BadCase{"newer version", R"({ "version": 99, "bodies": [ { "box": {} } ] })", {"at /version", "update tetlab"}},
+        BadCase{"kind on a generator", R"({ "bodies": [ { "box": {}, "kind": "cloth" } ] })",
+                {"at /bodies/0/kind", "\"mesh\" bodies only"}},
+        BadCase{"unknown kind", R"({ "bodies": [ { "mesh": "a.obj", "kind": "rope" } ] })",
+                {"at /bodies/0/kind", "unknown value 'rope'", "auto, solid or cloth"}},
+        BadCase{"cloth size", R"({ "bodies": [ { "cloth": { "size": [0.5, 0.5, 0.5] } } ] })",
+                {"at /bodies/0/cloth/size", "[a, b]"}},
+        BadCase{"zero thickness", R"({ "bodies": [ { "cloth": {}, "material": { "thickness": 0 } } ] })",
+                {"at /bodies/0/material/thickness", "> 0"}},
         BadCase{"not an object", R"([1, 2, 3])", {"at /", "expected an object"}}),
     [](const testing::TestParamInfo<BadCase>& info) {
       std::string name = info.param.label;
