@@ -41,7 +41,9 @@ Rows readRows(const std::filesystem::path& csv) {
 }
 
 void expectFiniteRun(const std::string& mesh, int tets, const std::string& backend) {
-  const auto dir = std::filesystem::temp_directory_path() / "tetlab_run_pbd_degenerate_test";
+  // One folder per case: ctest runs the cases in parallel and each removes its folder at the end.
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("tetlab_run_pbd_degenerate_test_" + mesh + "_" + backend);
   std::filesystem::create_directories(dir);
   const auto csv = dir / (backend + ".csv");
   const int frames = 30;
