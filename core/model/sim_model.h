@@ -90,11 +90,9 @@ struct SimModel {
   uint32_t tetCount() const { return uint32_t(tets.size()); }
   uint32_t edgeCount() const { return uint32_t(edges.size()); }
   bool hasCloth() const { return !clothTriangles.empty(); }
-  // Body contacts test vertices against boundaryTriangles[0, contactTriangleCount()):
-  // the solids' faces. Cloth triangles (appended last) are not contact targets
-  // yet: a one-sided face would push a vertex that meets it from behind
-  // through the sheet. Cloth VERTICES still collide with the solids' faces.
-  uint32_t contactTriangleCount() const { return uint32_t(boundaryTriangles.size() - clothTriangles.size()); }
+  // boundaryTriangles from here on are cloth sheets: two-sided for body
+  // contacts (a vertex is kept on the side it came from, core/sim/body_contact_detection.cpp).
+  uint32_t firstTwoSidedTriangle() const { return uint32_t(boundaryTriangles.size() - clothTriangles.size()); }
   bool isCloth(uint32_t body) const { return body < bodyKind.size() && bodyKind[body] == BodyKind::Cloth; }
 };
 

@@ -77,10 +77,12 @@ void detectBodyContacts(const SimModel& model, const BodyContactParams& params, 
   const std::vector<glm::vec4>& y = state.xInertial;
   const float r = params.searchRadius;
   const auto pos = [&](uint32_t v) { return glm::vec3(y[v]); };
+  const auto start = [&](uint32_t v) { return glm::vec3(state.x[v]); };  // the substep's start (x^t)
 
   // Cell size: at least 2r, and about one triangle across so most triangles
   // land in few cells.
-  const uint32_t triangles = model.contactTriangleCount();
+  const uint32_t triangles = uint32_t(model.boundaryTriangles.size());
+  const uint32_t firstTwoSided = model.firstTwoSidedTriangle();
   double extentSum = 0.0;
   for (uint32_t t = 0; t < triangles; ++t) {
     const glm::uvec3 tri = model.boundaryTriangles[t];
@@ -132,7 +134,8 @@ void detectBodyContacts(const SimModel& model, const BodyContactParams& params, 
       const glm::vec3 c = glm::cross(yb - ya, yc - ya);
       const float len = glm::length(c);
       if (!(len > 0.0f)) continue;
-      const glm::vec3 n = c / len;
+      glm::vec3 n = c / len;
+      if (t >= firstTwoSided) n *= clm::body_contact_sheet_side(start(p), start(tri.x), start(tri.y), start(tri.z), w);
       const glm::vec3 offset = yp - (ya * w.x + yb * w.y + yc * w.z);
       const float dist = glm::length(offset);
       const float align = dist > 0.0f ? std::fabs(glm::dot(n, offset)) / dist : 1.0f;

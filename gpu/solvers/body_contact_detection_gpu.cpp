@@ -181,7 +181,7 @@ Status BodyContactDetectorGpu::enqueue(const ClContext& ctx, const BodyContactPa
 
   const glm::vec4 qp(r, params.thickness, params.friction, kBodyContactTieTolerance * r);
   cl::Kernel& query = program_.kernel(kQuery);
-  e = setKernelArgs(query, s.xInertial, s.vertexBody, c.restPositions, c.surfaceVertices, c.slotCount,
+  e = setKernelArgs(query, s.xInertial, s.x, c.firstTwoSided, s.vertexBody, c.restPositions, c.surfaceVertices, c.slotCount,
                     c.surfaceTriangles, tris, grid_, buckets_, mask, entries_, gridCounters_, qp,
                     uint32_t(params.selfCollision ? 1 : 0), c.arrays, c.vertexCount_, c.counters);
   if (e == CL_SUCCESS) e = launch1D(q, query, c.slotCount, local, profiler.record(stage));

@@ -50,7 +50,8 @@ void copyBits(const std::vector<uint32_t>& packed, size_t base, std::vector<T>& 
 Result<DeviceBodyContacts> createDeviceBodyContacts(const ClContext& ctx, const SimModel& model) {
   DeviceBodyContacts d;
   d.slotCount = uint32_t(model.surfaceVertices.size());
-  d.triangleCount = model.contactTriangleCount();  // the buffer holds them all; detection reads these
+  d.triangleCount = uint32_t(model.boundaryTriangles.size());
+  d.firstTwoSided = model.firstTwoSidedTriangle();
   d.vertexCount_ = model.vertexCount();
 
   std::vector<glm::uvec4> triangles(model.boundaryTriangles.size());

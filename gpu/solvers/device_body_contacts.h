@@ -41,6 +41,7 @@ struct DeviceBodyContacts {
 
   uint32_t slotCount = 0;      // surfaceVertices.size()
   uint32_t triangleCount = 0;
+  uint32_t firstTwoSided = 0;  // SimModel::firstTwoSidedTriangle: cloth triangles from here on
   uint32_t vertexCount_ = 0;   // model vertices (size of the vertexCount section)
 };
 

@@ -259,8 +259,9 @@ struct BcBest {
 
 // The narrow phase of one (vertex, triangle) pair, as in detectBodyContacts.
 static inline void bc_consider(uint t, uint p, uint body, float3 yp, __global const float4* y,
-                               __global const uint4* tris, __global const float4* rest, float minSelfRest,
-                               uint selfCollision, float tieTolerance, float rejectDist2, struct BcBest* best) {
+                               __global const float4* x, uint firstTwoSided, __global const uint4* tris,
+                               __global const float4* rest, float minSelfRest, uint selfCollision,
+                               float tieTolerance, float rejectDist2, struct BcBest* best) {
   const uint4 tri = tris[t];
   if (tri.w == body) {
     if (!selfCollision || tri.x == p || tri.y == p || tri.z == p) return;
@@ -279,7 +280,8 @@ static inline void bc_consider(uint t, uint p, uint body, float3 yp, __global co
   const float3 c = cross(yb - ya, yc - ya);
   const float len = bc_len(c);
   if (!(len > 0.0f)) return;
-  const float3 n = c / len;
+  float3 n = c / len;
+  if (t >= firstTwoSided) n *= body_contact_sheet_side(x[p].xyz, x[tri.x].xyz, x[tri.y].xyz, x[tri.z].xyz, w);
   const float3 offset = yp - (ya * w.x + yb * w.y + yc * w.z);
   const float dist = bc_len(offset);
   const float align = dist > 0.0f ? fabs(dot(n, offset)) / dist : 1.0f;
@@ -315,7 +317,10 @@ static inline void bc_add_item(__global uint* vertexCount, __global uint* vertex
 }
 
 // params: (searchRadius, thickness, friction, tie tolerance).
-__kernel void bc_query(__global const float4* y, __global const uint* vertexBody, __global const float4* rest,
+// x: the substep's start positions (x^t), for the side of a cloth triangle
+// (t >= firstTwoSided) a vertex is kept on.
+__kernel void bc_query(__global const float4* y, __global const float4* x, const uint firstTwoSided,
+                       __global const uint* vertexBody, __global const float4* rest,
                        __global const uint* surfaceVertices, const uint slotCount, __global const uint4* tris,
                        const uint triCount, __global const float* grid, __global const uint* buckets,
                        const uint tableMask, __global const uint* entries, __global uint* gridCounters,
@@ -349,13 +354,13 @@ __kernel void bc_query(__global const float4* y, __global const uint* vertexBody
   const float rejectDist2 = (1.5f * r) * (1.5f * r);
   if (flags != 0u) {
     for (uint t = 0; t < triCount; ++t)
-      bc_consider(t, p, body, yp, y, tris, rest, minSelfRest, selfCollision, params.w, rejectDist2, &best);
+      bc_consider(t, p, body, yp, y, x, firstTwoSided, tris, rest, minSelfRest, selfCollision, params.w, rejectDist2, &best);
   } else {
     const int3 cell = convert_int3(floor(yp * grid[1]));
     const uint b = bc_hash(cell.x, cell.y, cell.z) & tableMask;
     const uint begin = b > 0u ? buckets[b - 1] : 0u, end = buckets[b];
     for (uint k = begin; k < end; ++k)
-      bc_consider(entries[k], p, body, yp, y, tris, rest, minSelfRest, selfCollision, params.w, rejectDist2, &best);
+      bc_consider(entries[k], p, body, yp, y, x, firstTwoSided, tris, rest, minSelfRest, selfCollision, params.w, rejectDist2, &best);
   }
   if (best.tri == BC_NO_CONTACT) return;
   const uint4 tri = tris[best.tri];
