@@ -314,8 +314,6 @@ void drawSolverParameters(SimSession& session) {
       itemTooltip("Strain-based stretch stiffness per rest axis x y z, as multiples of E [-].");
       ImGui::DragFloat3("shear scale", &pb.shearScale.x, 0.01f, 0.0f, 10.0f, "%.2f");
       itemTooltip("Strain-based shear stiffness xy xz yz, as multiples of mu [-].");
-      slider("tether slack", pb.tetherSlack, 0.0f, 0.5f, "%.3f",
-             "A vertex may move (1 + slack) times its rest distance from its nearest pin [-].");
       slider("contact offset", pb.contactOffset, 0.0f, 0.02f, "%.4f m", "Vertices are kept this far outside colliders [m].");
       ImGui::TreePop();
     }
@@ -328,16 +326,21 @@ void drawConstraintToggles(SimSession& session) {
   itemTooltip("Stable Neo-Hookean tets from E and nu (XPBD: deviatoric + hydrostatic; VBD: energy) [-].");
   ImGui::SameLine(170);
   ImGui::Checkbox("edges", &c.edges);
-  itemTooltip("Edge distance constraints (PBD/XPBD) or mass springs with k = 6 E V / L^2 (VBD/AVBD) [-].");
+  itemTooltip("Edge distance constraints (PBD/XPBD) or mass springs with k = 6 E V / L^2 (VBD/AVBD) on the solids; "
+              "a cloth's edges are its membrane and always act [-].");
   ImGui::Checkbox("tet volume", &c.tetVolume);
   itemTooltip("Per-tet volume preservation with the bulk modulus [-].");
   ImGui::SameLine(170);
   ImGui::Checkbox("strain based", &c.strainBased);
   itemTooltip("Strain-based dynamics stretch and shear per tet (Mueller 2014), PBD/XPBD [-].");
   ImGui::Checkbox("tethers", &c.tethers);
-  itemTooltip("Long-range attachments: no vertex drifts farther from its nearest pin than at rest, PBD/XPBD [-].");
+  itemTooltip("Long-range attachments (LRA): no vertex drifts farther from its nearest pin than (1 + slack) times "
+              "its rest distance; every solver (PBD/XPBD per iteration, VBD/AVBD after each substep's solve) [-].");
   ImGui::SameLine(170);
   ImGui::Checkbox("collisions", &c.collisions);
+  if (c.tethers)
+    slider("tether slack", session.settings().positionBased.tetherSlack, 0.0f, 0.5f, "%.3f",
+           "A vertex may move (1 + slack) times its rest distance from its nearest pin [-].");
   itemTooltip("Contacts with the ground and the analytic colliders, with Coulomb friction [-].");
   ImGui::Checkbox("body contacts", &c.bodyContacts);
   itemTooltip("Bodies push on each other: every surface vertex against the nearest surface triangle of another "

@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "core/cpu/avbd_constraints.h"
+#include "core/cpu/constraints_setup.h"
 #include "core/cpu/vbd_terms.h"
 #include "core/sim/solver_settings.h"
 
@@ -109,6 +110,11 @@ class AvbdSolver final : public VbdFamilySolver {
       constraints_.updateDuals(model, settings, cache_, state);
       out.residualHistory.push_back(freeCount ? float(std::sqrt(residual2 / double(freeCount))) : 0.0f);
     }
+    // Tethers (LRA) as a projection after the solve, as VBD does.
+    if (on.tethers) {
+      tethers_.update(model, state, settings.positionBased.tetherSlack);
+      projectTethers(tethers_.anchor, tethers_.length, state.x);
+    }
     out.residual = out.residualHistory.empty() ? 0.0f : out.residualHistory.back();
     out.maxViolation = std::max(out.maxViolation, constraints_.maxHardViolation(model, settings, state));
     stats_.activeContacts = constraints_.activeContacts();
@@ -120,6 +126,7 @@ class AvbdSolver final : public VbdFamilySolver {
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive initial guess
   bool haveHistory_ = false;      // vLast_ holds a real v^{t-1} (false right after reset)
   VbdContactSnapshot snapshot_;   // partner positions of the body contacts
+  TetherCache tethers_;           // rebuilt when the pinned set or the slack changes
 };
 
 }  // namespace

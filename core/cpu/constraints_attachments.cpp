@@ -1,6 +1,6 @@
 // Tethers (long-range attachments) and the mouse attachment: building the
 // tethers, and the CPU's loops around their projections, which are shared
-// with the kernels (shaders/cl/common/pb_vertex.clh: pb_tether, pb_attachment).
+// with the kernels (shaders/cl/common/pb_vertex.clh: pb_attachment; tether.clh: tether_project).
 //
 // Tethers (Kim, Chentanez, Mueller 2012 "Long Range Attachments"): each free
 // vertex may not move farther from its nearest pinned vertex than (1 + slack)
@@ -66,11 +66,14 @@ void TetherCache::update(const SimModel& model, const State& state, float slack)
   buildTethers(model, state, slack, anchor, length);
 }
 
+void projectTethers(std::span<const uint32_t> anchor, std::span<const float> length, std::vector<glm::vec4>& x) {
+  if (anchor.size() != x.size() || length.size() != x.size()) return;
+  for (size_t i = 0; i < x.size(); ++i) clm::tether_project(x.data(), uint32_t(i), anchor[i], length[i]);
+}
+
 void projectTethers(ProjectionContext& ctx) {
-  if (!ctx.tetherAnchor || ctx.tetherAnchor->empty()) return;
-  std::vector<glm::vec4>& x = ctx.state->x;
-  for (size_t i = 0; i < x.size(); ++i)
-    clm::pb_tether(x.data(), uint32_t(i), (*ctx.tetherAnchor)[i], (*ctx.tetherLength)[i]);
+  if (!ctx.tetherAnchor || !ctx.tetherLength) return;
+  projectTethers(*ctx.tetherAnchor, *ctx.tetherLength, ctx.state->x);
 }
 
 void projectAttachment(ProjectionContext& ctx) {

@@ -6,6 +6,7 @@
 // (constraints_projection.h) and the OpenCL script (gpu/solvers/position_based_gpu.cpp)
 // both fill their parameters here, so they cannot drift.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <glm/vec4.hpp>
@@ -77,5 +78,10 @@ struct TetherCache {
   std::vector<float> length;
   void update(const SimModel& model, const State& state, float slack);
 };
+
+// Every vertex's tether projection (tether_project, shaders/cl/common/tether.clh),
+// once (nothing when the arrays do not cover x): PBD/XPBD per iteration, VBD
+// and AVBD after a substep's solve.
+void projectTethers(std::span<const uint32_t> anchor, std::span<const float> length, std::vector<glm::vec4>& x);
 
 }  // namespace tetlab

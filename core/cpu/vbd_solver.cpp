@@ -30,6 +30,7 @@
 #include "shaders/cl/common/compat_cpp.h"  // before any .clh
 #include "shaders/cl/common/vbd_contact.clh"
 
+#include "core/cpu/constraints_setup.h"
 #include "core/model/body_constants.h"
 #include "core/sim/collider_records.h"
 #include "core/cpu/vbd_terms.h"
@@ -143,6 +144,11 @@ class VbdSolver final : public VbdFamilySolver {
       if (p.accelerate) accelerate(state, it, iterations, p.chebyshevRho, omega);
       out.residualHistory.push_back(freeCount ? float(std::sqrt(residual2 / double(freeCount))) : 0.0f);
     }
+    // Tethers (LRA) as a projection after the solve: not an energy, as Kim et al. define them.
+    if (on.tethers) {
+      tethers_.update(model, state, settings.positionBased.tetherSlack);
+      projectTethers(tethers_.anchor, tethers_.length, state.x);
+    }
     out.residual = out.residualHistory.empty() ? 0.0f : out.residualHistory.back();
     if (on.collisions)
       out.maxViolation = std::max(out.maxViolation, maxPenetration(colliders_, p.contactThickness, state));
@@ -174,6 +180,7 @@ class VbdSolver final : public VbdFamilySolver {
   std::vector<uint8_t> inContact_;  // collider or body contact active: Chebyshev leaves the vertex alone
   VbdContactSnapshot snapshot_;  // partner positions of the body contacts
   std::vector<glm::vec3> chebyshevPrev1_, chebyshevPrev2_;  // x^(n-1), x^(n-2)
+  TetherCache tethers_;  // rebuilt when the pinned set or the slack changes
 };
 
 }  // namespace

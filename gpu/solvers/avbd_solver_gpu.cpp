@@ -38,6 +38,7 @@
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/kernel_program.h"
 #include "gpu/cl/launch.h"
+#include "gpu/solvers/device_tethers.h"
 #include "gpu/solvers/vbd_family_gpu.h"
 #include "gpu/solvers/vbd_schedule.h"
 
@@ -61,6 +62,7 @@ namespace {
   X(kDualBodyContacts, "avbd_dual_body_contacts")   \
   X(kSnapshot, "vbd_snapshot_color")                \
   X(kResidualRms, "vbd_residual_rms")               \
+  X(kTethers, "vbd_tethers")                        \
   X(kSolveGroup, "avbd_solve_group")
 TL_KERNEL_TABLE(TL_AVBD_KERNELS)
 
@@ -107,8 +109,10 @@ class AvbdSolverGpu final : public GpuSolver {
                       DeviceState& s, const clm::VbdMouse& mouse, uint32_t substeps, const FusedStep* integrate,
                       Profiler& profiler);
   bool oneGroup(const SolverSettings& settings) const {
+    if (tethersOn(settings)) return false;  // the one-group kernel has no tether pass
     return vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, fit_.largestColor, fit_.groupSize});
   }
+  bool tethersOn(const SolverSettings& settings) const { return settings.step.constraints.tethers && tethers_.any(); }
   // Whether the mouse rows continue the last substep's drag (mouse.same), and remember this one.
   uint32_t continueDrag();
 
@@ -121,6 +125,7 @@ class AvbdSolverGpu final : public GpuSolver {
   const SimModel* model_ = nullptr;
   AvbdLayout layout_;
   VbdFamilyInputs inputs_;
+  DeviceTethers tethers_;
   VbdResidualRecorder residual_;
   DeviceBuffer<glm::vec4> vLast_;  // r(x^t) of the mouse rows is inputs_.mouseOffset[1]
   // The per-vertex rows, one buffer: [0, 2 n) the pins, per vertex [2 i] target (w = known), [2 i + 1]
@@ -140,7 +145,7 @@ class AvbdSolverGpu final : public GpuSolver {
   std::vector<uint32_t> mouseVertices_;
 
   StageId stageBegin_ = 0, stageInit_ = 0, stageMouse_ = 0, stageDual_ = 0, stageSnapshot_ = 0, stageResidual_ = 0;
-  StageId stageGroup_ = 0;
+  StageId stageGroup_ = 0, stageTethers_ = 0;
   std::vector<StageId> stageColor_;
   Profiler* registeredWith_ = nullptr;
 };
@@ -162,6 +167,7 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
   // Eq. 10: lambda = 0, k = kStart for every row (the CPU resets with the default params too).
   if (Status st = resetConstraintData(ctx, s, layout_.size, layout_.size, AvbdParams{}.kStart); !st) return st;
   if (Status st = inputs_.reset(ctx, model); !st) return st;
+  if (Status st = tethers_.reset(ctx, model, s); !st) return st;
   if (Status st = residual_.reset(ctx, n); !st) return st;
   const glm::vec4 zero(0.0f);
   const size_t contacts = size_t(layout_.contactsPerVertex) * n;  // one contact frame per contact row
@@ -202,6 +208,7 @@ void AvbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
   stageDual_ = profiler.addStage(Stage::Dual, "avbd.dual");
   stageResidual_ = profiler.addStage(Stage::Residual, "avbd.residual");
   stageGroup_ = profiler.addStage(Stage::Solve, "avbd.group");
+  stageTethers_ = profiler.addStage(Stage::Solve, "avbd.tethers");
   registeredWith_ = &profiler;
 }
 
@@ -243,6 +250,10 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
       e = enqueueColor(ctx, k, s, mouse, c, profiler);
     if (e == CL_SUCCESS) e = residual_.reduce(ctx, program_.kernel(kResidualRms), it, profiler, stageResidual_);
     if (e == CL_SUCCESS) e = enqueueDual(ctx, settings, k, s, mouse, profiler);
+  }
+  if (e == CL_SUCCESS && tethersOn(settings)) {
+    if (!tethers_.refresh(ctx, *model_, settings.positionBased.tetherSlack)) return CL_OUT_OF_RESOURCES;
+    e = tethers_.enqueue(ctx.queue, program_.kernel(kTethers), s, program_.localSize(), profiler.record(stageTethers_));
   }
   return e;
 }

@@ -29,6 +29,7 @@
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/kernel_program.h"
 #include "gpu/cl/launch.h"
+#include "gpu/solvers/device_tethers.h"
 #include "gpu/solvers/vbd_family_gpu.h"
 #include "gpu/solvers/vbd_schedule.h"
 
@@ -44,6 +45,7 @@ namespace {
   X(kChebyshev, "vbd_chebyshev")          \
   X(kSnapshot, "vbd_snapshot_color")      \
   X(kResidualRms, "vbd_residual_rms")     \
+  X(kTethers, "vbd_tethers")              \
   X(kStepGroup, "vbd_step_group")
 TL_KERNEL_TABLE(TL_VBD_KERNELS)
 
@@ -72,6 +74,7 @@ class VbdSolverGpu final : public GpuSolver {
  private:
   void registerStages(Profiler& profiler, const DeviceState& s);
   bool oneGroup(const SolverSettings& settings) const;
+  bool tethersOn(const SolverSettings& settings) const { return settings.step.constraints.tethers && tethers_.any(); }
   uint32_t terms(const SolverSettings& settings, const clm::VbdMouse& mouse) const;
   clm::VbdStepParams stepParams(const SolverSettings& settings, float h, uint32_t terms, uint32_t contactSlots) const;
   cl_int enqueueGroup(const ClContext& ctx, const SolverSettings& settings, float h, uint32_t substeps,
@@ -85,6 +88,7 @@ class VbdSolverGpu final : public GpuSolver {
   const SimModel* model_ = nullptr;
   VbdFamilyInputs inputs_;
   VbdResidualRecorder residual_;
+  DeviceTethers tethers_;
   // Three sections of n float4: v^{t-1} for the adaptive guess, then the two
   // previous Chebyshev iterates (vbd_init_guess_vertex in vbd.cl).
   DeviceBuffer<glm::vec4> vertexHistory_;
@@ -93,7 +97,7 @@ class VbdSolverGpu final : public GpuSolver {
   Attachment mouse_;
 
   StageId stageInit_ = 0, stageMouse_ = 0, stageChebyshev_ = 0, stageSnapshot_ = 0, stageResidual_ = 0;
-  StageId stageGroup_ = 0;
+  StageId stageGroup_ = 0, stageTethers_ = 0;
   OneGroupFit fit_;            // the schedule rule's inputs for this model
   bool oneGroupRan_ = false;   // the last launch's schedule (schedule()): one group,
   bool integratedRan_ = false; // and with predict and velocity inside (the whole step)
@@ -107,6 +111,7 @@ Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceSt
   // VBD keeps no multipliers; drop another solver's so nothing stale survives a switch.
   if (Status st = resetConstraintData(ctx, s, 0, 0, 0.0f); !st) return st;
   if (Status st = inputs_.reset(ctx, model); !st) return st;
+  if (Status st = tethers_.reset(ctx, model, s); !st) return st;
   if (Status st = residual_.reset(ctx, model.vertexCount()); !st) return st;
   const size_t n = std::max<size_t>(model.vertexCount(), 1);
   auto history = DeviceBuffer<glm::vec4>::create(ctx.context, 3 * n, CL_MEM_READ_WRITE, "VBD vertex history");
@@ -135,10 +140,13 @@ void VbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
   stageChebyshev_ = profiler.addStage(Stage::Solve, "vbd.chebyshev");
   stageResidual_ = profiler.addStage(Stage::Residual, "vbd.residual");
   stageGroup_ = profiler.addStage(Stage::Solve, "vbd.group");
+  stageTethers_ = profiler.addStage(Stage::Solve, "vbd.tethers");
   registeredWith_ = &profiler;
 }
 
 bool VbdSolverGpu::oneGroup(const SolverSettings& settings) const {
+  // The one-group kernel has no tether pass: tethers run per colour.
+  if (tethersOn(settings)) return false;
   return vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, fit_.largestColor, fit_.groupSize});
 }
 
@@ -257,6 +265,10 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
       e = setKernelArgs(k, n, s.x, vertexHistory_, inContact_, omega, overRelax, snapshot_, takeSnapshot);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, local, profiler.record(stageChebyshev_));
     }
+  }
+  if (e == CL_SUCCESS && tethersOn(settings)) {
+    if (!tethers_.refresh(ctx, *model_, settings.positionBased.tetherSlack)) return CL_OUT_OF_RESOURCES;
+    e = tethers_.enqueue(ctx.queue, program_.kernel(kTethers), s, local, profiler.record(stageTethers_));
   }
   return e;
 }

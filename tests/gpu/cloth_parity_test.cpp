@@ -145,5 +145,28 @@ TEST(ClothGpuParity, ClothOnlySheetHeldAtTwoCornersEverySolver) {
   }
 }
 
+// Tethers (tether.clh) on every solver: PBD/XPBD project them per iteration,
+// VBD/AVBD after the substep's solve (vbd_tethers; the one-group schedule
+// steps aside while they are on).
+TEST(ClothGpuParity, TetheredSheetHeldAtTwoCornersEverySolver) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  for (SolverKind kind : kAll) {
+    SCOPED_TRACE(solverName(kind));
+    SolverSettings s = clothSettings(kind);
+    s.colliders.ground.enabled = false;
+    s.step.constraints.tethers = true;
+    s.positionBased.tetherSlack = 0.02f;
+    test::ParityScene scene = sheetPinnedAtTwoCorners();
+    scene.model.materials.set(0, [&] {
+      Material m = scene.model.materials[0];
+      m.youngsModulus = 2.0e4f;  // soft: the tethers bind
+      return m;
+    }());
+    double moved = 0.0;
+    EXPECT_LT(relativeError(kind, ctx, scene, s, moved), kMaxRelativeError);
+    EXPECT_GT(moved, 0.05) << "the sheet sagged";
+  }
+}
+
 }  // namespace
 }  // namespace tetlab
