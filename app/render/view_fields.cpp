@@ -54,6 +54,19 @@ float vonMises(const glm::mat3& sigma) {
   return std::sqrt(1.5f * ss);
 }
 
+float clothMembraneStrain(const SimModel& model, std::span<const glm::vec4> x, uint32_t triangle) {
+  const glm::uvec3 t = model.clothTriangles[triangle];
+  auto metric = [](glm::vec3 e1, glm::vec3 e2) {
+    return glm::dmat2(glm::dot(e1, e1), glm::dot(e1, e2), glm::dot(e1, e2), glm::dot(e2, e2));
+  };
+  const std::vector<glm::vec3>& r = model.restPositions;
+  const glm::dmat2 G0 = metric(r[t.y] - r[t.x], r[t.z] - r[t.x]);
+  const glm::vec3 a(x[t.x]), b(x[t.y]), c(x[t.z]);
+  const glm::dmat2 M = glm::inverse(G0) * (metric(b - a, c - a) - G0);
+  const glm::dmat2 M2 = M * M;
+  return float(std::sqrt(std::max(0.0, 0.25 * (M2[0][0] + M2[1][1]))));
+}
+
 void averageTetsToVertices(const SimModel& model, std::span<const float> perTet, std::vector<float>& outPerVertex) {
   const uint32_t n = model.vertexCount();
   outPerVertex.assign(n, 0.0f);
@@ -68,6 +81,18 @@ void averageTetsToVertices(const SimModel& model, std::span<const float> perTet,
     }
     outPerVertex[v] = weight > 0.0 ? float(sum / weight) : 0.0f;
   }
+  const size_t tri = model.clothTriangles.size();
+  if (tri == 0 || perTet.size() < model.tetCount() + tri) return;
+  std::vector<double> sum(n, 0.0), weight(n, 0.0);
+  for (size_t k = 0; k < tri; ++k) {
+    const double w = model.clothTriangleArea[k];
+    for (int c = 0; c < 3; ++c) {
+      sum[model.clothTriangles[k][c]] += w * perTet[model.tetCount() + k];
+      weight[model.clothTriangles[k][c]] += w;
+    }
+  }
+  for (uint32_t v = 0; v < n; ++v)
+    if (weight[v] > 0.0) outPerVertex[v] = float(sum[v] / weight[v]);
 }
 
 void vertexColorIndices(const SimModel& model, std::vector<float>& outPerVertex) {
@@ -118,6 +143,20 @@ void computePerTet(const FieldInputs& in, ColorField field, std::vector<float>& 
         break;
       }
       default: out[t] = 0.0f;
+    }
+  }
+  out.resize(size_t(model.tetCount()) + model.clothTriangles.size(), 0.0f);
+  for (uint32_t k = 0; k < model.clothTriangles.size(); ++k) {
+    float& value = out[model.tetCount() + k];
+    switch (field) {
+      case ColorField::kStrain: value = clothMembraneStrain(model, in.x, k); break;
+      case ColorField::kVolumeChange: {
+        const glm::uvec3 t = model.clothTriangles[k];
+        const glm::vec3 a(in.x[t.x]), b(in.x[t.y]), c(in.x[t.z]);
+        value = std::abs(0.5f * glm::length(glm::cross(b - a, c - a)) / model.clothTriangleArea[k] - 1.0f);
+        break;
+      }
+      default: value = 0.0f;  // no membrane stress measure yet
     }
   }
 }

@@ -12,8 +12,15 @@
 //              error    max(|l - L| over incident edges, collider penetration depth)
 //   categories vertex / tet graph colour index
 //
+//   per cloth triangle (a sheet has no tets)
+//              strain   |E|_F of the membrane's Green strain, from the triangle's metric
+//              volume   |A / A0 - 1| (its area change)
+//              stress   0 (no membrane stress measure yet)
+//
 // Per-tet fields reach vertices (and so the smooth render surface) as the
-// rest-volume weighted average of the incident tets.
+// rest-volume weighted average of the incident tets; a sheet's vertices take
+// the rest-area weighted average of their triangles. Per-element values are
+// stored tets first, then the cloth triangles (SimModel::clothTriangles order).
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -38,6 +45,10 @@ glm::mat3 deformationGradient(const SimModel& model, std::span<const glm::vec4> 
 glm::mat3 greenStrain(const glm::mat3& F);
 // sqrt(sum_ij E_ij^2).
 float frobeniusNorm(const glm::mat3& A);
+// |E|_F of cloth triangle `triangle`'s membrane Green strain: with the edge
+// vectors' metric G = [e_i . e_j] now and G0 at rest, E = Dm^-T (G - G0) Dm^-1 / 2
+// in any orthonormal rest frame, so |E|_F^2 = tr((G0^-1 (G - G0))^2) / 4.
+float clothMembraneStrain(const SimModel& model, std::span<const glm::vec4> x, uint32_t triangle);
 // First Piola-Kirchhoff stress of the stable Neo-Hookean energy in
 // shaders/cl/common/neo_hookean.clh: P = dpsi/dF = mu F + lambda (J - gamma) dJ/dF,
 // dJ/dF = cof(F) (Smith et al. 2018, Eq. 14 without the log term; gamma = 1 + mu / lambda). [Pa]
@@ -68,8 +79,9 @@ struct ScalarField {
 // Non-finite inputs give non-finite values, which are excluded from min/max.
 void computeField(ColorField field, const FieldInputs& in, ScalarField& out);
 
-// Per-tet values -> per vertex, weighted by the tets' rest volumes.
-// Vertices in no tet get 0.
+// Per-element values (tets, then cloth triangles) -> per vertex, weighted by
+// the tets' rest volumes (a sheet's vertices: its triangles' rest areas).
+// Vertices in no element get 0.
 void averageTetsToVertices(const SimModel& model, std::span<const float> perTet, std::vector<float>& outPerVertex);
 
 // Graph colour index of every vertex (from vertexColorOrder/vertexColors) and every tet

@@ -295,5 +295,39 @@ TEST(BodyAlbedo, FirstBodyKeepsTheMaterialColourAndNeighboursDiffer) {
     }
 }
 
+// A sheet has no tets: its strain and area change come from its triangles.
+// Stretched by (1 + s) along x and tilted out of its plane (a rotation does
+// not strain), every triangle has E = diag(((1 + s)^2 - 1) / 2, 0), so
+// |E|_F = ((1 + s)^2 - 1) / 2, and the area grows by s; the vertices carry it.
+TEST(ViewFields, ClothStrainAndAreaChangeOfAUniformStretch) {
+  const SurfaceMesh patch = makeClothPatch(glm::vec3(0.0f), glm::vec2(0.4f, 0.3f), glm::uvec2(4, 3));
+  BodyDesc body;
+  body.mesh.positions = patch.positions;
+  body.kind = BodyKind::Cloth;
+  body.triangles = patch.triangles;
+  auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  ASSERT_TRUE(model.ok()) << model.error().message;
+  State state = makeState(*model);
+  const float s = 0.1f, c = std::cos(0.6f), sn = std::sin(0.6f);
+  for (uint32_t i = 0; i < model->vertexCount(); ++i) {
+    const glm::vec3 p = model->restPositions[i];
+    const glm::vec3 stretched(p.x * (1.0f + s), p.y, p.z);
+    state.x[i] = glm::vec4(c * stretched.x - sn * stretched.z, stretched.y + 0.2f, sn * stretched.x + c * stretched.z,
+                           state.x[i].w);  // rotated about y, lifted
+  }
+  const FieldInputs in{&*model, state.x, state.v, nullptr};
+  const float expected = 0.5f * ((1.0f + s) * (1.0f + s) - 1.0f);
+  ScalarField strain;
+  computeField(ColorField::kStrain, in, strain);
+  ASSERT_EQ(strain.values.size(), model->clothTriangles.size());
+  for (float v : strain.values) EXPECT_NEAR(v, expected, 1e-5f);
+  std::vector<float> perVertex;
+  averageTetsToVertices(*model, strain.values, perVertex);
+  for (float v : perVertex) EXPECT_NEAR(v, expected, 1e-5f);
+  ScalarField area;
+  computeField(ColorField::kVolumeChange, in, area);
+  for (float v : area.values) EXPECT_NEAR(v, s, 1e-5f);
+}
+
 }  // namespace
 }  // namespace tetlab

@@ -83,6 +83,8 @@ TEST(ViewImages, WriteDocsScreenshots) {
       {"element_color", "bunny_drop", 0, cutElements, "Element graph colour, cut-away"},
       {"strain", "bunny_drop", 20, makeView(ViewMode::kShaded, ColorField::kStrain), "Green strain |E| at impact"},
       {"volume", "bunny_drop", 20, makeView(ViewMode::kShaded, ColorField::kVolumeChange), "Volume change |det F - 1|"},
+      {"cloth_strain", "cloth_drape", 60, makeView(ViewMode::kShaded, ColorField::kStrain),
+       "Membrane strain |E| of a sheet on a block"},
       {"stress", "beam", 40, makeView(ViewMode::kShaded, ColorField::kStress), "Von Mises stress, cantilever"},
       {"stress_cutaway", "bunny_drop", 20, cutStress, "Von Mises stress inside, cut-away"},
       {"speed", "hang", 25, makeView(ViewMode::kShaded, ColorField::kSpeed), "Speed |v|, hanging slab"},
