@@ -168,7 +168,9 @@ Csr vertexTetsOf(const SimModel& model) {
 // Tet colouring and reorder, before any per-tet data is derived.
 void colorTets(SimModel& model, ModelBuildReport& report) {
   const Csr vertexTets = vertexTetsOf(model);
-  const std::span<const uint32_t> tetIds(&model.tets[0].x, size_t(model.tetCount()) * 4);
+  // data(), not &tets[0]: a model of cloth alone has no tets.
+  const std::span<const uint32_t> tetIds(reinterpret_cast<const uint32_t*>(model.tets.data()),
+                                         size_t(model.tetCount()) * 4);
   const Coloring coloring = colorItemsSharingVertices(tetIds, 4, vertexTets);
   const std::vector<uint32_t> perm = colorSortPermutation(coloring, model.tetColors);
   model.tets = permute(model.tets, perm);
@@ -258,7 +260,8 @@ void buildEdges(SimModel& model, ModelBuildReport& report) {
   for (uint32_t e = 0; e < edgeCount; ++e) model.edges[e] = {uint32_t(edgeKeys[e] >> 32), uint32_t(edgeKeys[e])};
   {
     Csr vertexEdges = buildCsr(vertexCount, edgeCount * 2, [&](uint32_t i) { return model.edges[i / 2][i % 2]; });
-    const std::span<const uint32_t> edgeIds(&model.edges[0].x, size_t(edgeCount) * 2);
+    const std::span<const uint32_t> edgeIds(reinterpret_cast<const uint32_t*>(model.edges.data()),
+                                            size_t(edgeCount) * 2);
     const Coloring coloring = colorItemsSharingVertices(edgeIds, 2, vertexEdges);
     const std::vector<uint32_t> perm = colorSortPermutation(coloring, model.edgeColors);
     model.edges = permute(model.edges, perm);
