@@ -102,7 +102,8 @@ size_t hashColliders(const Colliders& c) {
 }  // namespace
 
 Result<SimView> SimView::create(const SimModel& model, std::vector<RenderSurface> surfaces) {
-  if (model.vertexCount() == 0 || model.tetCount() == 0) return Error{"cannot view an empty model"};
+  if (model.vertexCount() == 0 || (model.tetCount() == 0 && !model.hasCloth()))
+    return Error{"cannot view an empty model"};
   if (surfaces.empty()) surfaces.push_back(boundaryRenderSurface(model));
   SimView view;
   view.modelVertices_ = model.vertexCount();

@@ -407,6 +407,23 @@ void drawMaterials(SimSession& session) {
   }
 }
 
+void drawWind(SimSession& session) {
+  WindSettings& w = session.settings().wind;
+  ImGui::Checkbox("wind", &w.enabled);
+  itemTooltip("Aerodynamic drag and lift on every cloth triangle (NvCloth's model), each substep, all solvers [-].");
+  if (!session.model().hasCloth()) {
+    ImGui::SameLine();
+    ImGui::TextColored(kDimColor, "(acts on cloth; this scene has none)");
+  }
+  ImGui::DragFloat3("velocity", &w.velocity.x, 0.05f, -50.0f, 50.0f, "%.2f");
+  itemTooltip("Mean wind velocity x y z [m/s]; 8 m/s is a gust.");
+  slider("air density", w.fluidDensity, 0.0f, 5.0f, "%.3f kg/m^3", "Fluid density rho; air is 1.225 [kg/m^3].");
+  slider("drag", w.drag, 0.0f, 2.0f, "%.2f", "Drag coefficient C_d: force 1/2 rho C_d A |cos| s^2 along the flow [-].");
+  slider("lift", w.lift, 0.0f, 2.0f, "%.2f", "Lift coefficient C_l: force 1/2 rho C_l A cos sin s^2 across the flow [-].");
+  slider("gusts", w.gust, 0.0f, 1.0f, "%.2f", "Gust amplitude: the wind is velocity (1 + gusts n(t)), n a smooth noise in [-1, 1] [-].");
+  slider("gust period", w.gustPeriod, 0.05f, 10.0f, "%.2f s", "Time between the gust noise's knots [s].");
+}
+
 std::optional<std::string> drawColliders(SimSession& session, char* meshPath, size_t meshPathSize) {
   Colliders& c = session.settings().colliders;
   ImGui::Checkbox("ground", &c.ground.enabled);

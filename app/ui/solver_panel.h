@@ -41,6 +41,8 @@ void drawMaterials(SimSession& session);
 // Ground, spheres, boxes and capsules: position, size, friction; add / remove.
 // Returns the path typed when "+ mesh" was pressed (the app loads it: App::addMeshCollider).
 std::optional<std::string> drawColliders(SimSession& session, char* meshPath, size_t meshPathSize);
+// Wind on cloth sheets (core/sim/wind.h): velocity, air, drag and lift, gusts.
+void drawWind(SimSession& session);
 // The drag spring's stiffness and force cap.
 void drawMouseSpring(SimSession& session);
 

@@ -350,6 +350,9 @@ Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuil
   buildEdges(model, report);
   colorVertices(model, report);
   findBoundary(model);
+  model.vertexClothTriangles = buildCsr(model.vertexCount(), uint32_t(model.clothTriangles.size()) * 3,
+                                        [&](uint32_t i) { return model.clothTriangles[i / 3][i % 3]; });
+  for (uint32_t& item : model.vertexClothTriangles.items) item /= 3;  // corner ref -> triangle
 
   report.buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (outReport) *outReport = report;

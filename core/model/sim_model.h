@@ -71,6 +71,7 @@ struct SimModel {
   std::vector<glm::uvec3> clothTriangles;  // as the user wound them; also in boundaryTriangles
   std::vector<float> clothTriangleArea;    // rest area [m^2]
   std::vector<uint32_t> clothTriangleBody;
+  Csr vertexClothTriangles;                // per vertex: the cloth triangles it is a corner of (wind)
 
   // --- vertex colouring (no two vertices of one colour share a tet) ---
   std::vector<uint32_t> vertexColorOrder;

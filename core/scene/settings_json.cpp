@@ -335,7 +335,30 @@ void writeSolverSettings(const SolverSettings& s, Out& out) {
                           {"search_radius", jsonFloat(bc.searchRadius)},
                           {"friction", jsonFloat(bc.friction)},
                           {"self_collision", bc.selfCollision}};
+  const WindSettings& w = s.wind;
+  out["wind"] = {{"enabled", w.enabled},
+                 {"velocity", jsonVec3(w.velocity)},
+                 {"fluid_density", jsonFloat(w.fluidDensity)},
+                 {"drag", jsonFloat(w.drag)},
+                 {"lift", jsonFloat(w.lift)},
+                 {"gust", jsonFloat(w.gust)},
+                 {"gust_period", jsonFloat(w.gustPeriod)},
+                 {"seed", w.seed}};
 }
+
+namespace {
+void readWind(JsonObject o, WindSettings& w) {
+  o.read("enabled", w.enabled);
+  o.read("velocity", w.velocity);
+  o.read("fluid_density", w.fluidDensity, NumberRange::nonNegative());
+  o.read("drag", w.drag, NumberRange::nonNegative());
+  o.read("lift", w.lift, NumberRange::nonNegative());
+  o.read("gust", w.gust, NumberRange::closed(0.0, 1.0));
+  o.read("gust_period", w.gustPeriod, NumberRange::positive());
+  o.read("seed", w.seed, 0, UINT32_MAX);
+  o.finish();
+}
+}  // namespace
 
 void readSolverSettings(JsonObject& root, SolverSettings& s) {
   root.readEnum("solver", s.solver, solverKindNames());
@@ -347,6 +370,7 @@ void readSolverSettings(JsonObject& root, SolverSettings& s) {
   if (auto o = root.object("avbd")) readAvbd(*o, s.avbd);
   if (auto o = root.object("colliders")) readColliders(*o, s.colliders);
   if (auto o = root.object("body_contacts")) readBodyContacts(*o, s.bodyContacts);
+  if (auto o = root.object("wind")) readWind(*o, s.wind);
 }
 
 }  // namespace tetlab

@@ -27,8 +27,9 @@ double msSince(std::chrono::steady_clock::time_point start) {
 SimSession::~SimSession() = default;
 
 Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScene built) {
-  if (built.scene.model.vertexCount() == 0 || built.scene.model.tetCount() == 0)
-    return Error{"scene '" + desc.name + "' has no tets to simulate"};
+  const SimModel& built0 = built.scene.model;
+  if (built0.vertexCount() == 0 || (built0.tetCount() == 0 && !built0.hasCloth()))
+    return Error{"scene '" + desc.name + "' has no tets or cloth triangles to simulate"};
   std::unique_ptr<SimSession> s(new SimSession());
   s->desc_ = std::move(desc);
   s->built_ = std::move(built);

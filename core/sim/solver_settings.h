@@ -11,6 +11,7 @@
 #include "core/sim/body_contact_params.h"
 #include "core/sim/colliders.h"
 #include "core/sim/step_settings.h"
+#include "core/sim/wind.h"
 
 namespace tetlab {
 
@@ -24,6 +25,7 @@ struct SolverSettings {
   AvbdParams avbd;
   Colliders colliders;
   BodyContactParams bodyContacts;
+  WindSettings wind;  // on cloth sheets
 };
 
 }  // namespace tetlab

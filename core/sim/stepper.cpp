@@ -2,10 +2,12 @@
 
 #include <chrono>
 #include <cmath>
+#include <span>
 #include <sstream>
 
 #include "shaders/cl/common/compat_cpp.h"  // before any .clh
 #include "shaders/cl/common/step_integrate.clh"
+#include "shaders/cl/common/wind.clh"
 
 #include "core/sim/body_contact_detection.h"
 #include "core/sim/energy.h"
@@ -39,7 +41,31 @@ void resetDiagnostics(StepDiagnostics& d) {
   d.stages = {};
 }
 
+// The wind's velocity kick of one substep (shaders/cl/common/wind.clh), every
+// vertex's change from the same velocities, as the step_wind kernels do.
+void applyWind(const SimModel& model, const WindSettings& wind, double time, float h,
+               std::span<const glm::uvec4> triangles, std::vector<glm::vec3>& dv, State& state) {
+  const glm::vec3 w = windVelocityAt(wind, time);
+  const uint32_t n = model.vertexCount();
+  dv.resize(n);
+  for (uint32_t i = 0; i < n; ++i)
+    dv[i] = clm::wind_vertex_dv(i, state.x.data(), state.v.data(), triangles.data(),
+                                model.vertexClothTriangles.offsets.data(), model.vertexClothTriangles.items.data(), w,
+                                wind.fluidDensity, wind.drag, wind.lift, h);
+  for (uint32_t i = 0; i < n; ++i) state.v[i] += glm::vec4(dv[i], 0.0f);
+}
+
 }  // namespace
+
+std::vector<glm::uvec4> packClothTriangles(const SimModel& model) {
+  std::vector<glm::uvec4> out(model.clothTriangles.size());
+  for (size_t t = 0; t < out.size(); ++t) out[t] = glm::uvec4(model.clothTriangles[t], 0u);
+  return out;
+}
+
+bool windActs(const SimModel& model, const SolverSettings& settings) {
+  return settings.wind.enabled && model.hasCloth();
+}
 
 void stepSimulation(const SimModel& model, const SolverSettings& settings, Solver& solver, State& state,
                     StepDiagnostics& out) {
@@ -57,8 +83,13 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
   const glm::vec3 g = settings.step.gravity;
   const float damping = std::exp(-settings.step.velocityDamping * h);
 
+  const bool wind = windActs(model, settings);
+  std::vector<glm::uvec4> windTriangles;
+  std::vector<glm::vec3> windDv;
+  if (wind) windTriangles = packClothTriangles(model);
   for (int s = 0; s < substeps; ++s) {
     auto t0 = Clock::now();
+    if (wind) applyWind(model, settings.wind, state.time, h, windTriangles, windDv, state);
     for (size_t i = 0; i < n; ++i) {
       const glm::vec4 x = state.x[i];
       state.xPrev[i] = x;

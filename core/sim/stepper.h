@@ -2,6 +2,7 @@
 // The shared substep driver of all four CPU solvers (see core/sim/solver.h):
 //
 //   for substep s of h = dt / substeps:
+//     wind       v += h F_wind / m on cloth vertices when settings.wind is on (core/sim/wind.h)
 //     predict    xPrev = x; xInertial = x + h v + h^2 g   (w = 0: xInertial = x)
 //     solve      solver.solveSubstep(model, settings, h, state, diagnostics)
 //     velocity   v = v + h g + (x - xInertial) / h  (= (x - xPrev) / h without the
@@ -30,5 +31,10 @@ namespace tetlab {
 // for this model (sizes differ).
 void stepSimulation(const SimModel& model, const SolverSettings& settings, Solver& solver, State& state,
                     StepDiagnostics& outDiagnostics);
+
+// Whether the wind acts this step: it is on and the model has a cloth sheet.
+bool windActs(const SimModel& model, const SolverSettings& settings);
+// SimModel::clothTriangles as the wind code reads them (w = 0).
+std::vector<glm::uvec4> packClothTriangles(const SimModel& model);
 
 }  // namespace tetlab

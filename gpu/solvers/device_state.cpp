@@ -1,6 +1,7 @@
 #include "gpu/solvers/device_state.h"
 
 #include "core/model/body_constants.h"
+#include "core/sim/stepper.h"
 
 namespace tetlab {
 
@@ -41,7 +42,8 @@ size_t DeviceState::deviceBytes() const {
   return x.bytes() + xPrev.bytes() + v.bytes() + xInertial.bytes() + lambda.bytes() + penalty.bytes() + mass.bytes() +
          vertexBody.bytes() + tets.bytes() + DmInv.bytes() + restVolume.bytes() + tetBody.bytes() + edges.bytes() +
          restLength.bytes() + edgeVolume.bytes() + vertexColorOrder.bytes() + vertexTetsOffsets.bytes() +
-         vertexTetsItems.bytes() + vertexEdgesOffsets.bytes() + vertexEdgesItems.bytes();
+         vertexTetsItems.bytes() + vertexEdgesOffsets.bytes() + vertexEdgesItems.bytes() + clothTriangles.bytes() +
+         vertexClothOffsets.bytes() + vertexClothItems.bytes() + windDv.bytes();
 }
 
 Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& model, const State& state) {
@@ -83,6 +85,15 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
   step(makeBuffer<uint32_t>(ctx, d.vertexTetsItems, model.vertexTets.items, "vertexTetsItems", kRead));
   step(makeBuffer<uint32_t>(ctx, d.vertexEdgesOffsets, model.vertexEdges.offsets, "vertexEdgesOffsets", kRead));
   step(makeBuffer<uint32_t>(ctx, d.vertexEdgesItems, model.vertexEdges.items, "vertexEdgesItems", kRead));
+  if (model.hasCloth()) {
+    const std::vector<glm::uvec4> cloth = packClothTriangles(model);
+    const std::vector<glm::vec4> zero(model.vertexCount(), glm::vec4(0.0f));
+    step(makeBuffer<glm::uvec4>(ctx, d.clothTriangles, cloth, "clothTriangles", kRead));
+    step(makeBuffer<uint32_t>(ctx, d.vertexClothOffsets, model.vertexClothTriangles.offsets, "vertexClothOffsets",
+                              kRead));
+    step(makeBuffer<uint32_t>(ctx, d.vertexClothItems, model.vertexClothTriangles.items, "vertexClothItems", kRead));
+    step(makeBuffer<glm::vec4>(ctx, d.windDv, zero, "windDv"));
+  }
   if (!st) return st.error();
   auto contacts = createDeviceBodyContacts(ctx, model);
   if (!contacts) return contacts.error();

@@ -51,6 +51,11 @@ struct DeviceState {
   DeviceBuffer<uint32_t> vertexColorOrder;
   DeviceBuffer<uint32_t> vertexTetsOffsets, vertexTetsItems;
   DeviceBuffer<uint32_t> vertexEdgesOffsets, vertexEdgesItems;
+  // Cloth sheets (wind): the triangles (w = 0), each vertex's triangles (CSR), and the
+  // wind's velocity change of the substep. Empty without cloth.
+  DeviceBuffer<glm::uvec4> clothTriangles;
+  DeviceBuffer<uint32_t> vertexClothOffsets, vertexClothItems;
+  DeviceBuffer<glm::vec4> windDv;
 
   // --- body-body contacts of the current substep (gpu/solvers/device_body_contacts.h) ---
   DeviceBodyContacts bodyContacts;

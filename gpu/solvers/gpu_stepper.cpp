@@ -4,6 +4,7 @@
 
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/launch.h"
+#include "core/sim/stepper.h"
 
 namespace tetlab {
 
@@ -13,7 +14,8 @@ constexpr uint32_t kAllFinite = 0xffffffffu;  // STEP_ALL_FINITE in step_common.
 
 Result<GpuStepper> GpuStepper::create(const ClContext& ctx, const KernelSourceOptions& source) {
   auto program = KernelProgram::create(ctx, source, "cl/step_common.cl",
-                                       {"step_predict", "step_velocity", "step_rollback"});
+                                       {"step_predict", "step_velocity", "step_rollback", "step_wind",
+                                        "step_wind_apply"});
   if (!program) return program.error();
   const uint32_t init[2] = {kAllFinite, kAllFinite};
   auto status = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, init, CL_MEM_READ_WRITE, "step status");
@@ -56,7 +58,9 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SimModel& model, cons
   cl::Kernel& velocity = program_.kernel(kVelocity);
   const bool detects = settings.step.constraints.bodyContacts &&
                        bodyContactDetectionApplies(settings.bodyContacts, s.bodyCount, s.bodyContacts.slotCount);
-  const bool fused = !detects && solver.fusesStep(settings, s);
+  // The wind kicks v before each predict: the fused steps predict inside, so it needs the substep loop.
+  const bool wind = windActs(model, settings) && s.windDv.size() == n;
+  const bool fused = !detects && !wind && solver.fusesStep(settings, s);
   if (fused) {
     // Clears contacts an earlier detection left (nothing is detected here).
     if (Status st = enqueueBodyContacts(ctx, settings, s, profiler, contactsStage); !st) return st;
@@ -67,7 +71,20 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SimModel& model, cons
     for (int sub = 0; sub < substeps; ++sub) time_ += double(h);
   }
   for (int sub = 0; sub < substeps && !fused; ++sub) {
-    cl_int e = setKernelArgs(predict, s.x, s.xPrev, s.xInertial, s.v, gravity, h, n, status_);
+    cl_int e = CL_SUCCESS;
+    if (wind) {
+      const glm::vec3 w = windVelocityAt(settings.wind, time_);
+      const glm::vec4 air(w, settings.wind.fluidDensity), coeff(settings.wind.drag, settings.wind.lift, h, 0.0f);
+      cl::Kernel& k = program_.kernel(kWind);
+      e = setKernelArgs(k, n, s.x, s.v, s.clothTriangles, s.vertexClothOffsets, s.vertexClothItems, air, coeff,
+                        s.windDv, status_);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, local, profiler.record(predictStage));
+      cl::Kernel& apply = program_.kernel(kWindApply);
+      if (e == CL_SUCCESS) e = setKernelArgs(apply, n, s.v, s.windDv, status_);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, apply, n, local, profiler.record(predictStage));
+      if (e != CL_SUCCESS) return clError("enqueueing step_wind", e);
+    }
+    e = setKernelArgs(predict, s.x, s.xPrev, s.xInertial, s.v, gravity, h, n, status_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, predict, n, local, profiler.record(predictStage));
     if (e != CL_SUCCESS) return clError("enqueueing step_predict", e);
 

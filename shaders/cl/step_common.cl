@@ -2,6 +2,8 @@
 // CPU twin; the order and the expressions match it so the parity tests can be
 // tight):
 //
+//   step_wind      (cloth in wind) dv = h F_wind / m from the same v for every vertex,
+//   step_wind_apply  then v += dv (common/wind.clh, core/sim/wind.h)
 //   step_predict   xPrev = x; xInertial = x + h v + h^2 g (pinned: xInertial = x)
 //   <solver>       initial guess, iterations over colours, collisions
 //   step_velocity  v = (v + h g + (x - xInertial) / h) * damping (= (x - xPrev) / h without
@@ -17,6 +19,23 @@
 // across steps until the host reads and clears it.
 #pragma OPENCL FP_CONTRACT OFF
 #include "step_vertex.clh"
+#include "common/wind.clh"
+
+// wind: (w, rho) of the substep; coeff: (C_d, C_l, h, 0).
+__kernel void step_wind(const uint count, __global const float4* x, __global const float4* v,
+                        __global const uint4* tris, __global const uint* offsets, __global const uint* items,
+                        const float4 wind, const float4 coeff, __global float4* dv, __global const uint* status) {
+  const uint i = get_global_id(0);
+  if (i >= count || status[0] != STEP_ALL_FINITE) return;
+  dv[i] = (float4)(wind_vertex_dv(i, x, v, tris, offsets, items, wind.xyz, wind.w, coeff.x, coeff.y, coeff.z), 0.0f);
+}
+
+__kernel void step_wind_apply(const uint count, __global float4* v, __global const float4* dv,
+                              __global const uint* status) {
+  const uint i = get_global_id(0);
+  if (i >= count || status[0] != STEP_ALL_FINITE) return;
+  v[i] += dv[i];
+}
 
 __kernel void step_predict(__global float4* x, __global float4* xPrev, __global float4* xInertial,
                            __global const float4* v, const float4 gravity, const float h, const uint count,

@@ -120,6 +120,7 @@ SceneDesc everythingChanged() {
   st.colliders.meshes.push_back(meshCollider);
   st.colliders.planes.push_back(PlaneCollider{{0.0f, 0.1f, 0.0f}, {0.3f, 1.0f / 3.0f, 0.0f}, 0.45f});
   st.bodyContacts = BodyContactParams{0.003f, 0.04f, 0.7f, true};
+  st.wind = WindSettings{true, {3.0f, -0.5f, 1.0f / 3.0f}, 1.1f, 0.9f, 0.4f, 0.35f, 0.7f, 42};
   s.camera = CameraSpec{true, {0.1f, 0.2f, 0.3f}, 2.5f, 40.0f, 25.0f};
   s.mouse = MouseSpec{5000.0f, 250.0f};
   return s;
@@ -197,6 +198,9 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   EXPECT_TRUE(sameBits(a.colliders.tori[0].rotation[1][2], 1.0f));
   ASSERT_EQ(a.colliders.planes.size(), 1u);
   EXPECT_TRUE(sameBits(a.colliders.planes[0].normal.y, 1.0f / 3.0f) && sameBits(a.colliders.planes[0].friction, 0.45f));
+  EXPECT_TRUE(a.wind.enabled);
+  EXPECT_TRUE(sameBits(a.wind.velocity.z, 1.0f / 3.0f) && sameBits(a.wind.gustPeriod, 0.7f));
+  EXPECT_EQ(a.wind.seed, 42u);
   EXPECT_TRUE(l.camera.set);
   EXPECT_TRUE(sameBits(l.mouse.maxForce, 250.0f));
 }
