@@ -322,6 +322,14 @@ void findBoundary(SimModel& model) {
 
 }  // namespace
 
+BodyDesc clothBody(const SurfaceMesh& surface) {
+  BodyDesc b;
+  b.mesh.positions = surface.positions;
+  b.kind = BodyKind::Cloth;
+  b.triangles = surface.triangles;
+  return b;
+}
+
 void addClothMass(SimModel& model) {
   for (size_t t = 0; t < model.clothTriangles.size(); ++t) {
     const Material& m = model.materials[model.clothTriangleBody[t]];

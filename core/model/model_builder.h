@@ -54,6 +54,9 @@ struct ModelBuildOptions {
 // range or repeated indices, non-finite positions, degenerate tets or cloth
 // triangles, vertices used by no tet (no triangle for cloth), non-positive
 // density/E (thickness for cloth), Poisson ratio outside [0, 0.5).
+// A cloth body of a triangle surface, as it is (its material and name to be set).
+BodyDesc clothBody(const SurfaceMesh& surface);
+
 // Adds each cloth triangle's mass rho h A / 3 to its corners (on top of
 // whatever model.mass holds: the tets' share).
 void addClothMass(SimModel& model);

@@ -301,10 +301,7 @@ TEST(BodyAlbedo, FirstBodyKeepsTheMaterialColourAndNeighboursDiffer) {
 // |E|_F = ((1 + s)^2 - 1) / 2, and the area grows by s; the vertices carry it.
 TEST(ViewFields, ClothStrainAndAreaChangeOfAUniformStretch) {
   const SurfaceMesh patch = makeClothPatch(glm::vec3(0.0f), glm::vec2(0.4f, 0.3f), glm::uvec2(4, 3));
-  BodyDesc body;
-  body.mesh.positions = patch.positions;
-  body.kind = BodyKind::Cloth;
-  body.triangles = patch.triangles;
+  BodyDesc body = clothBody(patch);
   auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
   ASSERT_TRUE(model.ok()) << model.error().message;
   State state = makeState(*model);

@@ -23,10 +23,7 @@ constexpr float kYoungs = 2.0e6f;    // [Pa]
 
 BodyDesc clothBody(glm::uvec2 cells = {8, 6}) {
   SurfaceMesh patch = makeClothPatch(glm::vec3(-0.25f, 1.0f, -0.25f), glm::vec2(kSide), cells);
-  BodyDesc b;
-  b.mesh.positions = patch.positions;
-  b.kind = BodyKind::Cloth;
-  b.triangles = patch.triangles;
+  BodyDesc b = clothBody(patch);
   b.material.youngsModulus = kYoungs;
   b.material.density = kDensity;
   b.material.thickness = kThickness;

@@ -34,10 +34,7 @@ SimModel boxOverSheet() {
                             box, "box"});
   const SurfaceMesh patch = makeClothPatch(glm::vec3(-kHalf, kSheetY, -kHalf), glm::vec2(2.0f * kHalf),
                                            glm::uvec2(12, 12));
-  BodyDesc sheet;
-  sheet.mesh.positions = patch.positions;
-  sheet.kind = BodyKind::Cloth;
-  sheet.triangles = patch.triangles;
+  BodyDesc sheet = clothBody(patch);
   sheet.material.youngsModulus = 1.0e6f;
   sheet.material.thickness = 1.0e-3f;
   sheet.material.density = 200.0f;

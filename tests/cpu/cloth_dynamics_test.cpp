@@ -24,10 +24,7 @@ constexpr float kPinY = 1.0f;  // [m]
 SimModel sheet(const Material& material) {
   const SurfaceMesh patch =
       makeClothPatch(glm::vec3(-0.5f * kSide, kPinY, 0.0f), glm::vec2(kSide), glm::uvec2(10, 10));
-  BodyDesc body;
-  body.mesh.positions = patch.positions;
-  body.kind = BodyKind::Cloth;
-  body.triangles = patch.triangles;
+  BodyDesc body = clothBody(patch);
   body.material = material;
   body.name = "sheet";
   auto built = buildSimModel(std::span<const BodyDesc>(&body, 1));

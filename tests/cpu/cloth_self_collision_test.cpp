@@ -91,10 +91,7 @@ SimModel ribbon() {
   SurfaceMesh patch = makeClothPatch(glm::vec3(0.0f), glm::vec2(0.1f, 1.2f), glm::uvec2(3, 36));
   const float c = std::cos(0.17f), sn = std::sin(0.17f);
   for (glm::vec3& p : patch.positions) p = glm::vec3(p.x, 0.02f + c * p.z, sn * p.z);  // z along the ribbon -> up
-  BodyDesc body;
-  body.mesh.positions = patch.positions;
-  body.kind = BodyKind::Cloth;
-  body.triangles = patch.triangles;
+  BodyDesc body = clothBody(patch);
   body.material.youngsModulus = 1.0e6f;
   body.material.density = 200.0f;
   body.material.thickness = 1.0e-3f;

@@ -31,10 +31,7 @@ struct Hang {
 
 Hang hangSoftSheet(SolverKind kind, bool tethers) {
   const SurfaceMesh patch = makeClothPatch(glm::vec3(-0.5f * kSide, 1.0f, 0.0f), glm::vec2(kSide), glm::uvec2(10, 10));
-  BodyDesc body;
-  body.mesh.positions = patch.positions;
-  body.kind = BodyKind::Cloth;
-  body.triangles = patch.triangles;
+  BodyDesc body = clothBody(patch);
   body.material.youngsModulus = 2.0e4f;
   body.material.thickness = 1.0e-3f;
   body.material.density = 200.0f;

@@ -34,10 +34,7 @@ SimModel sheet(glm::vec3 corner, float side, glm::vec3 rotateDeg = glm::vec3(0.0
       p = corner + glm::vec3(d.x, c * d.y - s * d.z, s * d.y + c * d.z);  // about x through the corner
     }
   }
-  BodyDesc body;
-  body.mesh.positions = patch.positions;
-  body.kind = BodyKind::Cloth;
-  body.triangles = patch.triangles;
+  BodyDesc body = clothBody(patch);
   body.material.youngsModulus = 1.0e6f;
   body.material.density = 200.0f;
   body.material.thickness = 1.0e-3f;

@@ -17,10 +17,7 @@ constexpr double kMaxRelativeError = 1e-4;
 
 BodyDesc sheetBody(float y, glm::uvec2 cells) {
   const SurfaceMesh patch = makeClothPatch(glm::vec3(-0.15f, y, -0.15f), glm::vec2(0.3f), cells);
-  BodyDesc body;
-  body.mesh.positions = patch.positions;
-  body.kind = BodyKind::Cloth;
-  body.triangles = patch.triangles;
+  BodyDesc body = clothBody(patch);
   body.material.youngsModulus = 1.0e6f;
   body.material.thickness = 1.0e-3f;
   body.material.density = 200.0f;
@@ -104,45 +101,45 @@ double relativeError(SolverKind kind, const ClContext& ctx, const test::ParitySc
   return 1.0;
 }
 
-constexpr SolverKind kAll[] = {SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd};
+// Every solver on `scene` with clothSettings changed by `adjust`: OpenCL within
+// the bound of the CPU, and the CPU result moved between minMove and maxMove.
+template <class Adjust>
+void expectParityEverySolver(const ClContext& ctx, const test::ParityScene& scene, Adjust&& adjust, double minMove,
+                             double maxMove = INFINITY) {
+  for (SolverKind kind : {SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd}) {
+    SCOPED_TRACE(solverName(kind));
+    SolverSettings s = clothSettings(kind);
+    adjust(s);
+    double moved = 0.0;
+    EXPECT_LT(relativeError(kind, ctx, scene, s, moved), kMaxRelativeError);
+    EXPECT_GT(moved, minMove) << "the scene did not move: the test is vacuous";
+    EXPECT_LT(moved, maxMove);
+  }
+}
 
 TEST(ClothGpuParity, SheetFallingOntoASoftBoxEverySolver) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (SolverKind kind : kAll) {
-    SCOPED_TRACE(solverName(kind));
-    double moved = 0.0;
-    EXPECT_LT(relativeError(kind, ctx, sheetOverBox(), clothSettings(kind), moved), kMaxRelativeError);
-    EXPECT_GT(moved, 0.05) << "the sheet fell";
-  }
+  expectParityEverySolver(ctx, sheetOverBox(), [](SolverSettings&) {}, 0.05);
 }
 
 TEST(ClothGpuParity, BoxDroppedOntoAHeldSheetEverySolver) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (SolverKind kind : kAll) {
-    SCOPED_TRACE(solverName(kind));
-    SolverSettings s = clothSettings(kind);
-    s.colliders.ground.enabled = false;
-    s.step.substeps = 10;  // at 5 x 3 PBD/XPBD let the sheet stretch until the box passed it (on both backends)
-    s.step.iterations = 6;
-    s.vbd.bodyContactStiffness = 30.0f;  // a heavy box on a light sheet (cloth_contact_test.cpp)
-    s.avbd.primal.bodyContactStiffness = 30.0f;
-    double moved = 0.0;
-    EXPECT_LT(relativeError(kind, ctx, boxOntoHeldSheet(), s, moved), kMaxRelativeError);
-    EXPECT_GT(moved, 0.03) << "the box fell into the sheet";
-    EXPECT_LT(moved, 0.3) << "the sheet caught it";
-  }
+  expectParityEverySolver(
+      ctx, boxOntoHeldSheet(),
+      [](SolverSettings& s) {
+        s.colliders.ground.enabled = false;
+        s.step.substeps = 10;  // at 5 x 3 PBD/XPBD let the sheet stretch until the box passed it (on both backends)
+        s.step.iterations = 6;
+        s.vbd.bodyContactStiffness = 30.0f;  // a heavy box on a light sheet (cloth_contact_test.cpp)
+        s.avbd.primal.bodyContactStiffness = 30.0f;
+      },
+      0.03, 0.3);  // the box fell into the sheet, and the sheet caught it
 }
 
 TEST(ClothGpuParity, ClothOnlySheetHeldAtTwoCornersEverySolver) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (SolverKind kind : kAll) {
-    SCOPED_TRACE(solverName(kind));
-    SolverSettings s = clothSettings(kind);
-    s.colliders.ground.enabled = false;
-    double moved = 0.0;
-    EXPECT_LT(relativeError(kind, ctx, sheetPinnedAtTwoCorners(), s, moved), kMaxRelativeError);
-    EXPECT_GT(moved, 0.05) << "the sheet sagged";
-  }
+  expectParityEverySolver(ctx, sheetPinnedAtTwoCorners(), [](SolverSettings& s) { s.colliders.ground.enabled = false; },
+                          0.05);
 }
 
 // Tethers (tether.clh) on every solver: PBD/XPBD project them per iteration,
@@ -150,22 +147,18 @@ TEST(ClothGpuParity, ClothOnlySheetHeldAtTwoCornersEverySolver) {
 // steps aside while they are on).
 TEST(ClothGpuParity, TetheredSheetHeldAtTwoCornersEverySolver) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (SolverKind kind : kAll) {
-    SCOPED_TRACE(solverName(kind));
-    SolverSettings s = clothSettings(kind);
-    s.colliders.ground.enabled = false;
-    s.step.constraints.tethers = true;
-    s.positionBased.tetherSlack = 0.02f;
-    test::ParityScene scene = sheetPinnedAtTwoCorners();
-    scene.model.materials.set(0, [&] {
-      Material m = scene.model.materials[0];
-      m.youngsModulus = 2.0e4f;  // soft: the tethers bind
-      return m;
-    }());
-    double moved = 0.0;
-    EXPECT_LT(relativeError(kind, ctx, scene, s, moved), kMaxRelativeError);
-    EXPECT_GT(moved, 0.05) << "the sheet sagged";
-  }
+  test::ParityScene scene = sheetPinnedAtTwoCorners();
+  Material soft = scene.model.materials[0];
+  soft.youngsModulus = 2.0e4f;  // the tethers bind
+  scene.model.materials.set(0, soft);
+  expectParityEverySolver(
+      ctx, scene,
+      [](SolverSettings& s) {
+        s.colliders.ground.enabled = false;
+        s.step.constraints.tethers = true;
+        s.positionBased.tetherSlack = 0.02f;
+      },
+      0.05);
 }
 
 // Wind with gusts (core/sim/wind.h) on every solver: the step_wind kernels
@@ -173,19 +166,17 @@ TEST(ClothGpuParity, TetheredSheetHeldAtTwoCornersEverySolver) {
 // and the fused one-kernel steps step aside for the kick before each predict.
 TEST(ClothGpuParity, SheetInGustyWindEverySolver) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
-  for (SolverKind kind : kAll) {
-    SCOPED_TRACE(solverName(kind));
-    SolverSettings s = clothSettings(kind);
-    s.colliders.ground.enabled = false;
-    s.wind.enabled = true;
-    s.wind.velocity = glm::vec3(1.5f, 0.5f, 4.0f);
-    s.wind.gust = 0.6f;
-    s.wind.gustPeriod = 0.3f;
-    s.wind.seed = 3;
-    double moved = 0.0;
-    EXPECT_LT(relativeError(kind, ctx, sheetPinnedAtTwoCorners(), s, moved), kMaxRelativeError);
-    EXPECT_GT(moved, 0.05) << "the wind moved the sheet";
-  }
+  expectParityEverySolver(
+      ctx, sheetPinnedAtTwoCorners(),
+      [](SolverSettings& s) {
+        s.colliders.ground.enabled = false;
+        s.wind.enabled = true;
+        s.wind.velocity = glm::vec3(1.5f, 0.5f, 4.0f);
+        s.wind.gust = 0.6f;
+        s.wind.gustPeriod = 0.3f;
+        s.wind.seed = 3;
+      },
+      0.05);
 }
 
 }  // namespace
