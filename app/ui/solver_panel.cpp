@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "core/cpu/xpbd_solver.h"
+#include "core/model/cloth_bending.h"
 #include "core/scene/enum_names.h"
 #include "core/scene/rotation.h"
 #include "core/sim/sdf_grid.h"
@@ -345,6 +346,10 @@ void drawConstraintToggles(SimSession& session) {
   ImGui::Checkbox("body contacts", &c.bodyContacts);
   itemTooltip("Bodies push on each other: every surface vertex against the nearest surface triangle of another "
               "body, found each substep, with Coulomb friction [-].");
+  ImGui::SameLine(170);
+  ImGui::Checkbox("bending", &c.bending);
+  itemTooltip("Cloth bending: each interior edge of a sheet resists folding with the material's bending "
+              "stiffness D (isometric quadratic bending), on every solver. Off: sheets fold freely [-].");
   if (c.bodyContacts) {
     // Always visible with the toggle: how many contacts hold, and whether any were dropped.
     const StepDiagnostics& d = session.diagnostics();
@@ -387,10 +392,26 @@ void drawMaterials(SimSession& session) {
                            cloth ? "Stiffness E of the sheet's material under stretch [Pa]; the membrane resists "
                                    "stretch with E h [N/m] (edge springs, Poisson ratio 1/3 fixed)."
                                  : "Stiffness E of the material under stretch [Pa].");
-      if (cloth)
+      if (cloth) {
         changed |= logSlider("thickness", m.thickness, 1e-5f, 1e-2f, "%.2g m",
                              "Sheet thickness h [m]: the mass per area is density x h, the membrane stiffness E h.");
-      else
+        bool plate = m.bendingStiffness < 0.0f;
+        if (ImGui::Checkbox("plate bending", &plate)) {
+          m.bendingStiffness = plate ? -1.0f : clothBendingStiffness(m);
+          changed = true;
+        }
+        itemTooltip("On: the bending stiffness of a plate of this material, D = E h^3 / (12 (1 - nu^2)) with "
+                    "nu = 0.3. Off: set D directly (woven fabrics bend far more easily than a plate of their "
+                    "membrane stiffness: cotton is about 1e-6 to 1e-5 N m).");
+        if (plate) {
+          ImGui::SameLine();
+          ImGui::TextDisabled("D = %.3g N m", double(clothBendingStiffness(m)));
+        } else {
+          changed |= logSlider("bending D", m.bendingStiffness, 1e-9f, 1e-1f, "%.3g N m",
+                               "Bending stiffness D [N m] of the sheet's hinges (isometric quadratic bending, "
+                               "Bergou et al. 2006): the energy of a bent sheet is D/2 curvature^2 per area.");
+        }
+      } else
         changed |= slider("Poisson ratio", m.poissonRatio, 0.0f, 0.499f, "%.3f",
                           "Lateral contraction nu under stretch; near 0.5 keeps the volume [-].");
       changed |= slider("damping", m.damping, 0.0f, 0.1f, "%.4f s",

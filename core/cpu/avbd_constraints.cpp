@@ -45,7 +45,7 @@ clm::AvbdStepParams avbdStepParams(const SimModel& model, const SolverSettings& 
   k.hardEdges = p.hardEdges ? 1u : 0u;
   k.terms = (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (anyEdgeSprings(model, on.edges) ? VBD_TERM_EDGES : 0u) |
             (on.collisions ? VBD_TERM_COLLISIONS : 0u) | (p.friction ? VBD_TERM_FRICTION : 0u) |
-            (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u);
+            (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u) | (clothBendingOn(model, on.bending) ? VBD_TERM_BENDING : 0u);
   k.safeguard = int(p.primal.safeguard);
   k.mouseRow = layout.mouse;
   k.pinRow = layout.pins;

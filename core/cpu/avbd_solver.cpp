@@ -24,6 +24,7 @@
 #include "core/cpu/avbd_constraints.h"
 #include "core/cpu/constraints_setup.h"
 #include "core/cpu/vbd_terms.h"
+#include "core/model/body_constants.h"
 #include "core/sim/solver_settings.h"
 
 namespace tetlab {
@@ -48,6 +49,7 @@ class AvbdSolver final : public VbdFamilySolver {
     const AvbdParams& p = settings.avbd;
     const VbdParams& primal = p.primal;
     const ConstraintToggles& on = settings.step.constraints;
+    const bool bending = clothBendingOn(model, on.bending);
     const glm::vec3 g = settings.step.gravity;
     const uint32_t n = model.vertexCount();
     if (vLast_.size() != n || snapshot_.colorOf.size() != n) reset(model, state);
@@ -88,6 +90,7 @@ class AvbdSolver final : public VbdFamilySolver {
           VbdVertexSystem sys;
           vbdAddInertia(mass, h, x, y, sys);
           if (on.neoHookean) vbdAddTets(model, state, cache_, i, sys);
+          if (bending) vbdAddHinges(model, state, cache_, i, sys);  // an energy, as in VBD (no rows)
           bool inContact = false;
           stats_.safeguardTriggers +=
               constraints_.addVertexTerms(model, settings, cache_, h, state, i, sys, inContact);

@@ -64,4 +64,20 @@ void projectEdgeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
   }
 }
 
+void projectHingeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
+  const SimModel& model = *ctx.model;
+  std::vector<glm::vec4>& X = ctx.state->x;
+  float* lambda = ctx.state->lambda.data();
+  for (uint32_t h = begin; h < end; ++h) {
+    const glm::uvec4 ids = model.hinges[h];
+    glm::vec4 q[4];
+    for (int k = 0; k < 4; ++k) q[k] = X[ids[k]];
+    clm::PbResiduals res{};
+    clm::pb_hinge_constraint(ctx.params, h, q, model.hingeWeights[h],
+                             clm::pb_body_load(ctx.bodies.data(), model.hingeBody[h]).bending, lambda, &res);
+    addResiduals(ctx, res.r, res.n);
+    for (int k = 0; k < 4; ++k) X[ids[k]] = q[k];
+  }
+}
+
 }  // namespace tetlab

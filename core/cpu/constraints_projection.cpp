@@ -49,6 +49,9 @@ void runProjectionIterations(ProjectionContext& ctx, int iterations, std::vector
       for (size_t i = 0; i < x.size(); ++i) x[i] = clm::pb_jacobi_apply(x[i], (*jacobi)[i], ctx.params.jacobiOmega);
       ctx.jacobiDelta = nullptr;  // per-vertex constraints below are independent: applied directly
     }
+    if (ctx.families.hinges)
+      for (uint32_t c = 0; c < model.hingeColors.count(); ++c)
+        projectHingeRange(ctx, model.hingeColors.begin(c), model.hingeColors.end(c));
     if (ctx.families.tethers) projectTethers(ctx);
     if (ctx.state->mouse.active) projectAttachment(ctx);
     // Body contacts before the colliders: the static, infinitely heavy
@@ -66,6 +69,7 @@ void runProjectionIterations(ProjectionContext& ctx, int iterations, std::vector
   ctx.jacobiDelta = nullptr;
   if (anyTet) projectTetRange(ctx, 0, model.tetCount());
   if (ctx.families.edges) projectEdgeRange(ctx, 0, model.edgeCount());
+  if (ctx.families.hinges) projectHingeRange(ctx, 0, model.hingeCount());
   ctx.params.evaluateOnly = 0u;
   ctx.jacobiDelta = jacobi;
   outResidualHistory.push_back(

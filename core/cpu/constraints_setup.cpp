@@ -11,6 +11,7 @@ namespace tetlab {
 ProjectionFamilies projectionFamilies(ProjectionMode mode, const ConstraintToggles& t, const SimModel& model) {
   ProjectionFamilies f;
   f.edges = anyEdgeSprings(model, t.edges);
+  f.hinges = clothBendingOn(model, t.bending);
   f.tetVolume = t.tetVolume;
   f.strainBased = t.strainBased;
   f.tethers = t.tethers;
@@ -27,7 +28,7 @@ ProjectionFamilies projectionFamilies(ProjectionMode mode, const ConstraintToggl
 
 uint32_t pbFamilyBits(const ProjectionFamilies& f) {
   return (f.tetVolume ? PB_TET_VOLUME : 0u) | (f.neoHookean ? PB_NEO_HOOKEAN : 0u) |
-         (f.strainBased ? PB_STRAIN : 0u) | (f.edges ? PB_EDGES : 0u);
+         (f.strainBased ? PB_STRAIN : 0u) | (f.edges ? PB_EDGES : 0u) | (f.hinges ? PB_HINGES : 0u);
 }
 
 LambdaLayout lambdaLayout(const SimModel& model) {
@@ -38,7 +39,8 @@ LambdaLayout lambdaLayout(const SimModel& model) {
   l.nhDeviatoric = l.tetVolume + T;
   l.nhHydrostatic = l.nhDeviatoric + T;
   l.strain = l.nhHydrostatic + T;
-  l.attachment = l.strain + 6 * T;
+  l.hinges = l.strain + 6 * T;
+  l.attachment = l.hinges + 3 * model.hingeCount();
   l.size = l.attachment + 1;
   return l;
 }
@@ -50,7 +52,7 @@ void packBodies(const SimModel& model, bool solidEdges, std::vector<glm::vec4>& 
     const LameParameters lame = lameFromYoungPoisson(m.youngsModulus, m.poissonRatio);
     const NeoHookeanParameters nh = neoHookeanFromMaterial(m);
     out.emplace_back(m.youngsModulus, lame.mu, lame.lambda + 2.0f * lame.mu / 3.0f, nh.mu);
-    out.emplace_back(nh.lambda, edgeSpringModulus(model, b, solidEdges), 0.0f, 0.0f);
+    out.emplace_back(nh.lambda, edgeSpringModulus(model, b, solidEdges), bodyBendingStiffness(model, b), 0.0f);
   }
   static_assert(PB_BODY_FLOAT4S == 2u, "packBodies writes two float4 per body");
 }
@@ -85,6 +87,7 @@ clm::PbParams makePbParams(const SimModel& model, const SolverSettings& settings
   p.lambdaNhHydrostatic = L.nhHydrostatic;
   p.lambdaStrain = L.strain;
   p.lambdaAttachment = L.attachment;
+  p.lambdaHinges = L.hinges;
   p.jacobiOmega = settings.pbd.jacobiOmega;
   const PositionBasedConstraintParams& pb = settings.positionBased;
   for (int i = 0; i < 3; ++i) {

@@ -37,6 +37,7 @@ struct ProjectionFamilies {
   bool neoHookean = false;
   bool strainBased = false;
   bool edges = false;
+  bool hinges = false;  // cloth bending (clothBendingOn, body_constants.h)
   bool tethers = false;
   bool collisions = false;
   bool bodyContacts = false;
@@ -49,7 +50,8 @@ uint32_t pbFamilyBits(const ProjectionFamilies& f);
 // Where each family keeps its multipliers in State::lambda (XPBD; PBD caches
 // its stiffness fractions there).
 struct LambdaLayout {
-  uint32_t edges = 0, tetVolume = 0, nhDeviatoric = 0, nhHydrostatic = 0, strain = 0, attachment = 0, size = 0;
+  uint32_t edges = 0, tetVolume = 0, nhDeviatoric = 0, nhHydrostatic = 0, strain = 0, hinges = 0, attachment = 0,
+           size = 0;
 };
 LambdaLayout lambdaLayout(const SimModel& model);
 

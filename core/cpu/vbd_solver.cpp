@@ -80,6 +80,7 @@ class VbdSolver final : public VbdFamilySolver {
     const float kappaOverH2 = p.bodyContactStiffness / (h * h);
     cache_.refresh(model, on.edges);
     const bool springs = anyEdgeSprings(model, on.edges);
+    const bool bending = clothBendingOn(model, on.bending);
     packColliders(settings.colliders, colliders_);
     attachment_.rebuild(state.mouse, n);
     stats_ = {};
@@ -115,6 +116,7 @@ class VbdSolver final : public VbdFamilySolver {
           vbdAddInertia(mass, h, x, glm::vec3(state.xInertial[i]), sys);
           if (on.neoHookean) vbdAddTets(model, state, cache_, i, sys);
           if (springs) stats_.safeguardTriggers += vbdAddSprings(model, state, cache_, i, p.safeguard, sys);
+          if (bending) vbdAddHinges(model, state, cache_, i, sys);
           if (const int32_t slot = attachment_.slot(i); slot >= 0)
             clm::vbd_add_attachment(attachmentOffset(state.mouse, state), state.mouse.weights[size_t(slot)],
                                     state.mouse.stiffness, state.mouse.maxForce, &sys.f, &sys.H);

@@ -46,6 +46,12 @@ uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMater
                               model.vertexEdges.items.data(), &sys);
 }
 
+void vbdAddHinges(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
+                  VbdVertexSystem& sys) {
+  clm::vbd_add_hinges(i, state.x.data(), model.hinges.data(), model.hingeWeights.data(), model.hingeBody.data(),
+                      model.vertexHinges.offsets.data(), model.vertexHinges.items.data(), cache.bodies.data(), &sys);
+}
+
 void VbdContactSnapshot::reset(const SimModel& model) {
   colorOf.assign(model.vertexCount(), 0u);
   x.assign(model.vertexCount(), glm::vec4(0.0f));

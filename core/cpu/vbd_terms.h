@@ -28,10 +28,10 @@ namespace tetlab {
 // The parameter structs are laid out alike by both compilers (layout.clh rule);
 // tests/gpu/vbd_layout_probe_test.cpp checks the device's sizes against these.
 static_assert(sizeof(clm::VbdMouse) == 112);
-static_assert(sizeof(clm::VbdStepParams) == 112);
-static_assert(sizeof(clm::VbdGroupParams) == 288);
-static_assert(sizeof(clm::AvbdStepParams) == 176);
-static_assert(sizeof(clm::AvbdGroupParams) == 336);
+static_assert(sizeof(clm::VbdStepParams) == 128);
+static_assert(sizeof(clm::VbdGroupParams) == 304);
+static_assert(sizeof(clm::AvbdStepParams) == 192);
+static_assert(sizeof(clm::AvbdGroupParams) == 352);
 static_assert(sizeof(clm::AvbdContactFrame) == 48);
 
 // Per-substep inputs of the shared assembly in the layouts the device uses,
@@ -92,6 +92,9 @@ void vbdAddTets(const SimModel& model, const State& state, const VbdMaterialCach
 // Mass springs on the edges around vertex i (material stiffness from
 // VbdMaterialCache), each element block safeguarded (vbd_add_springs).
 // Returns how many blocks the safeguard changed.
+// Cloth bending hinges around vertex i (cloth_bending.clh); D from cache.bodies[b].w.
+void vbdAddHinges(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
+                  VbdVertexSystem& sys);
 uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
                        HessianSafeguard safeguard, VbdVertexSystem& sys);
 

@@ -1,5 +1,7 @@
 #include "core/model/body_constants.h"
 
+#include "core/model/cloth_bending.h"
+
 namespace tetlab {
 
 bool packNeoHookeanBodies(const SimModel& model, std::vector<glm::vec4>& out) {
@@ -8,7 +10,7 @@ bool packNeoHookeanBodies(const SimModel& model, std::vector<glm::vec4>& out) {
   for (size_t b = 0; b < out.size(); ++b) {
     const Material& m = model.materials[b];
     const NeoHookeanParameters nh = neoHookeanFromMaterial(m);
-    out[b] = glm::vec4(nh.mu, nh.lambda, m.damping, 0.0f);
+    out[b] = glm::vec4(nh.mu, nh.lambda, m.damping, bodyBendingStiffness(model, uint32_t(b)));
     damped = damped || m.damping > 0.0f;
   }
   return damped;
@@ -42,6 +44,12 @@ void packEdgeStiffness(const SimModel& model, bool solidEdges, std::vector<float
     const float volume = e < model.edgeVolume.size() ? model.edgeVolume[e] : 0.0f;
     out[e] = edgeSpringStiffness(modulus, volume, model.restLength[e]);
   }
+}
+
+bool clothBendingOn(const SimModel& model, bool bendingToggle) { return bendingToggle && model.hingeCount() > 0; }
+
+float bodyBendingStiffness(const SimModel& model, uint32_t body) {
+  return model.isCloth(body) ? clothBendingStiffness(model.materials[body]) : 0.0f;
 }
 
 }  // namespace tetlab

@@ -10,7 +10,7 @@
 
 namespace tetlab {
 
-// Per body: (NH mu [Pa], NH lambda [Pa], Rayleigh k_d [s], 0), NH from
+// Per body: (NH mu [Pa], NH lambda [Pa], Rayleigh k_d [s], cloth bending D [N m]), NH from
 // neoHookeanFromMaterial. Returns true when some body has k_d > 0.
 bool packNeoHookeanBodies(const SimModel& model, std::vector<glm::vec4>& out);
 
@@ -30,5 +30,10 @@ float edgeSpringModulus(const SimModel& model, uint32_t body, bool solidEdges);
 // Per edge: the mass-spring stiffness k_e = edgeSpringStiffness(edgeSpringModulus
 // of the edge's body, edge volume, rest length) [N/m]; 0 where springs are off.
 void packEdgeStiffness(const SimModel& model, bool solidEdges, std::vector<float>& out);
+
+// Whether cloth bending acts: the "bending" toggle and a sheet with hinges (cloth_bending.h).
+bool clothBendingOn(const SimModel& model, bool bendingToggle);
+// D [N m] of a body's hinges: clothBendingStiffness for a cloth, 0 for a solid.
+float bodyBendingStiffness(const SimModel& model, uint32_t body);
 
 }  // namespace tetlab

@@ -10,6 +10,9 @@ struct Material {
   float density = 1000.0f;       // rho [kg/m^3]
   float damping = 0.0f;          // Rayleigh stiffness-proportional coefficient k_d [s]
   float thickness = 1.0e-3f;     // cloth bodies only: sheet thickness h [m] (mass rho h A, membrane stiffness E h)
+  // Cloth bodies only: bending stiffness D [N m] of the hinges (core/model/cloth_bending.h);
+  // negative: the plate's E h^3 / (12 (1 - nu^2)). 0: no bending (a sheet folds freely).
+  float bendingStiffness = -1.0f;
 };
 
 struct LameParameters {

@@ -14,6 +14,9 @@
 #include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
 
+#include "core/model/cloth_bending.h"
+#include "core/model/coloring.h"
+
 namespace tetlab {
 namespace {
 
@@ -37,6 +40,9 @@ Status validateMaterial(const BodyDesc& body, size_t index) {
   if (body.kind == BodyKind::Cloth && (!(m.thickness > 0.0f) || !std::isfinite(m.thickness)))
     return Error{where + ": cloth thickness " + std::to_string(m.thickness) +
                  " m is not a finite positive number; use e.g. 0.001"};
+  if (body.kind == BodyKind::Cloth && !std::isfinite(m.bendingStiffness))
+    return Error{where + ": cloth bending stiffness " + std::to_string(m.bendingStiffness) +
+                 " N m is not a finite number; use e.g. 1e-5, 0 for none, or a negative value for the plate's"};
   return Ok{};
 }
 
@@ -274,15 +280,30 @@ void buildEdges(SimModel& model, ModelBuildReport& report) {
   model.vertexEdges = buildCsr(vertexCount, edgeCount * 2, [&](uint32_t i) { return model.edges[i / 2][i % 2]; });
 }
 
-// Vertex colouring: vertices sharing a tet (or a cloth triangle) are exactly those joined by an edge.
+// Cloth hinges (cloth_bending.h) in colour order, with their vertex adjacency.
+void buildHinges(SimModel& model, ModelBuildReport& report) {
+  report.skippedHinges = collectClothHinges(model);
+  const uint32_t n = model.hingeCount();
+  const auto cornerOf = [&](uint32_t i) { return model.hinges[i / 4][i % 4]; };
+  Csr vertexHinges = buildCsr(model.vertexCount(), n * 4, cornerOf);
+  const std::span<const uint32_t> ids(reinterpret_cast<const uint32_t*>(model.hinges.data()), size_t(n) * 4);
+  const Coloring coloring = colorItemsSharingVertices(ids, 4, vertexHinges);
+  const std::vector<uint32_t> perm = colorSortPermutation(coloring, model.hingeColors);
+  model.hinges = permute(model.hinges, perm);
+  model.hingeWeights = permute(model.hingeWeights, perm);
+  model.hingeBody = permute(model.hingeBody, perm);
+  model.vertexHinges = buildCsr(model.vertexCount(), n * 4, cornerOf);
+  report.hingeColoring = summarize(coloring);
+}
+
+// Vertex colouring: vertices sharing a tet (or a cloth triangle) are exactly
+// those joined by an edge; a hinge also couples its two opposite corners.
 void colorVertices(SimModel& model, ModelBuildReport& report) {
-  Csr adjacency;
-  adjacency.offsets = model.vertexEdges.offsets;
-  adjacency.items.resize(model.vertexEdges.items.size());
-  for (size_t k = 0; k < adjacency.items.size(); ++k) {
-    const uint32_t ref = model.vertexEdges.items[k];
-    adjacency.items[k] = model.edges[ref / 2][1 - ref % 2];
-  }
+  std::vector<glm::uvec2> pairs = model.edges;
+  for (const glm::uvec4& h : model.hinges) pairs.emplace_back(h.z, h.w);
+  const uint32_t n = uint32_t(pairs.size());
+  Csr adjacency = buildCsr(model.vertexCount(), n * 2, [&](uint32_t i) { return pairs[i / 2][i % 2]; });
+  for (uint32_t& ref : adjacency.items) ref = pairs[ref / 2][1 - ref % 2];
   const Coloring coloring = colorGraph(adjacency, 4);
   model.vertexColorOrder = colorSortPermutation(coloring, model.vertexColors);
   report.vertexColoring = summarize(coloring);
@@ -356,6 +377,7 @@ Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuil
   if (Status s = checkEveryVertexHasAnElement(model, bodies); !s) return s.error();
   computeRestShape(model);
   buildEdges(model, report);
+  buildHinges(model, report);
   colorVertices(model, report);
   findBoundary(model);
   model.vertexClothTriangles = buildCsr(model.vertexCount(), uint32_t(model.clothTriangles.size()) * 3,

@@ -73,7 +73,14 @@ struct SimModel {
   std::vector<uint32_t> clothTriangleBody;
   Csr vertexClothTriangles;                // per vertex: the cloth triangles it is a corner of (wind)
 
-  // --- vertex colouring (no two vertices of one colour share a tet) ---
+  // --- cloth bending hinges (interior edges of the sheets), in hinge-colour order ---
+  std::vector<glm::uvec4> hinges;          // (x0, x1) the edge, (x2, x3) the opposite corners
+  std::vector<glm::vec4> hingeWeights;     // k_j [1/m]: E = D/2 |sum_j k_j x_j|^2 (core/model/cloth_bending.h)
+  std::vector<uint32_t> hingeBody;
+  ColorRanges hingeColors;                 // no two hinges of one colour share a vertex
+  Csr vertexHinges;                        // per vertex: hinge * 4 + corner
+
+  // --- vertex colouring (no two vertices of one colour share a tet, a triangle or a hinge) ---
   std::vector<uint32_t> vertexColorOrder;
   ColorRanges vertexColors;
 
@@ -90,6 +97,7 @@ struct SimModel {
   uint32_t vertexCount() const { return uint32_t(restPositions.size()); }
   uint32_t tetCount() const { return uint32_t(tets.size()); }
   uint32_t edgeCount() const { return uint32_t(edges.size()); }
+  uint32_t hingeCount() const { return uint32_t(hinges.size()); }
   bool hasCloth() const { return !clothTriangles.empty(); }
   // boundaryTriangles from here on are cloth sheets: two-sided for body
   // contacts (a vertex is kept on the side it came from, core/sim/body_contact_detection.cpp).

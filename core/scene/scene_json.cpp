@@ -1,5 +1,6 @@
 #include "core/scene/scene_json.h"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -21,7 +22,8 @@ JsonOut writeMaterial(const Material& m) {
           {"poisson_ratio", jsonFloat(m.poissonRatio)},
           {"density", jsonFloat(m.density)},
           {"damping", jsonFloat(m.damping)},
-          {"thickness", jsonFloat(m.thickness)}};
+          {"thickness", jsonFloat(m.thickness)},
+          {"bending_stiffness", m.bendingStiffness < 0.0f ? JsonOut("plate") : JsonOut(jsonFloat(m.bendingStiffness))}};
 }
 
 JsonOut writeRegion(const Region& r) { return {{"min", jsonVec3(r.min)}, {"max", jsonVec3(r.max)}}; }
@@ -101,6 +103,19 @@ void readMaterial(JsonObject o, Material& m) {
   o.read("density", m.density, NumberRange::positive());
   o.read("damping", m.damping, NumberRange::nonNegative());
   o.read("thickness", m.thickness, NumberRange::positive());
+  // Cloth bending D [N m]: a number >= 0, or "plate" for E h^3 / (12 (1 - nu^2)) (core/model/cloth_bending.h).
+  if (const nlohmann::json* d = o.find("bending_stiffness")) {
+    if (d->is_string() && d->get<std::string>() == "plate") {
+      m.bendingStiffness = -1.0f;
+    } else if (d->is_number() && std::isfinite(d->get<double>()) && d->get<double>() >= 0.0 &&
+               d->get<double>() <= 3.0e38) {
+      m.bendingStiffness = float(d->get<double>());
+    } else {
+      JsonObject::fail(o.childPath("bending_stiffness"),
+                       "expected a bending stiffness D >= 0 in N m (e.g. 1e-5, 0 for none) or \"plate\", got " +
+                           JsonObject::describe(*d));
+    }
+  }
   o.finish();
 }
 

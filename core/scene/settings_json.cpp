@@ -22,7 +22,7 @@ constexpr int kMaxIterations = 10000;
 Out writeConstraints(const ConstraintToggles& c) {
   return {{"edges", c.edges},         {"tet_volume", c.tetVolume}, {"strain_based", c.strainBased},
           {"neo_hookean", c.neoHookean}, {"tethers", c.tethers},     {"collisions", c.collisions},
-          {"body_contacts", c.bodyContacts}};
+          {"body_contacts", c.bodyContacts}, {"bending", c.bending}};
 }
 
 Out writeVbd(const VbdParams& p) {
@@ -96,6 +96,7 @@ void readConstraints(JsonObject o, ConstraintToggles& c) {
   o.read("strain_based", c.strainBased);
   o.read("neo_hookean", c.neoHookean);
   o.read("tethers", c.tethers);
+  o.read("bending", c.bending);
   o.read("collisions", c.collisions);
   o.read("body_contacts", c.bodyContacts);
   o.finish();

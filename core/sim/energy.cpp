@@ -5,6 +5,7 @@
 #include "core/cpu/constraints_setup.h"
 #include "core/model/body_constants.h"
 #include "shaders/cl/common/compat_cpp.h"
+#include "shaders/cl/common/cloth_bending.clh"
 #include "shaders/cl/common/constraints_tet.clh"
 #include "shaders/cl/common/neo_hookean.clh"
 #include "shaders/cl/common/xpbd_update.clh"
@@ -41,7 +42,8 @@ CompliantProbe compliantProbe(const SimModel& model, const SolverSettings& setti
   probe.out = &out;
   if (settings.solver != SolverKind::Xpbd) return probe;
   const ConstraintToggles& on = settings.step.constraints;
-  if (!(anyEdgeSprings(model, on.edges) || on.tetVolume || on.strainBased)) return probe;
+  if (!(anyEdgeSprings(model, on.edges) || on.tetVolume || on.strainBased || clothBendingOn(model, on.bending)))
+    return probe;
   probe.layout = lambdaLayout(model);
   const float h = settings.step.dt / float(std::max(settings.step.substeps, 1));
   // Hard elastic constraints (complianceScale 0) carry no energy by either measure.
@@ -107,6 +109,21 @@ void addElasticEnergy(const SimModel& model, const SolverSettings& settings, con
                              double(model.restLength[e]);
       elastic += 0.5 * k * stretch * stretch;
       probe.add(probe.layout.edges + e, 0.5 * k * stretch * stretch, float(stretch), float(k));
+    }
+  }
+  if (clothBendingOn(model, on.bending)) {
+    for (uint32_t h = 0; h < model.hingeCount(); ++h) {
+      const double D = bodyBendingStiffness(model, model.hingeBody[h]);
+      if (!(D > 0.0)) continue;
+      const glm::uvec4 id = model.hinges[h];
+      const glm::vec3 v = clm::hinge_vector(glm::vec3(state.x[id.x]), glm::vec3(state.x[id.y]),
+                                            glm::vec3(state.x[id.z]), glm::vec3(state.x[id.w]),
+                                            model.hingeWeights[h]);
+      for (int d = 0; d < 3; ++d) {
+        const double e = 0.5 * D * double(v[d]) * double(v[d]);
+        elastic += e;
+        probe.add(probe.layout.hinges + 3 * h + uint32_t(d), e, v[d], float(D));
+      }
     }
   }
   out.elastic = elastic;

@@ -6,6 +6,7 @@
 //   edges        sum 1/2 k_e (l - L)^2        (k_e: edgeSpringStiffness)
 //   tetVolume    sum 1/2 K V0 (det F - 1)^2   (K: bulk modulus lambda + 2 mu / 3)
 //   strainBased  sum 1/2 V0 (E s_i C_i^2 + mu s_ij C_ij^2)
+//   bending      sum D/2 |sum_j k_j x_j|^2    (cloth hinges, core/model/cloth_bending.h)
 // Hard constraints (pins, contacts, tethers) store no energy.
 #include "core/model/sim_model.h"
 #include "core/sim/diagnostics.h"

@@ -19,6 +19,7 @@ struct ConstraintToggles {
   bool tethers = false;      // long-range attachments to pinned vertices
   bool collisions = true;    // ground + analytic colliders
   bool bodyContacts = true;  // body vs body surface contacts (core/sim/body_contacts.h)
+  bool bending = true;       // cloth bending hinges (core/model/cloth_bending.h); sheets only
 };
 
 // The Rayleigh material damping pass (core/sim/rayleigh_damping.h): conjugate

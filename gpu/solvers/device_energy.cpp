@@ -43,11 +43,12 @@ Result<DeviceEnergy> DeviceEnergy::create(const ClContext& ctx, const SimModel& 
     if (groupSize < 2)
       return Error{"device energy: device '" + ctx.info.name +
                    "' runs work-groups of fewer than 2 work-items; use the CPU reference for energy"};
-    auto program = KernelProgram::create(ctx, kernels, kKernelFile, {"energy_vertices", "energy_tets", "energy_edges"},
+    auto program = KernelProgram::create(ctx, kernels, kKernelFile, {"energy_vertices", "energy_tets", "energy_edges",
+                                                                            "energy_hinges"},
                                          "-DENERGY_GROUP_SIZE=" + std::to_string(groupSize));
     if (!program) return program.error();
     size_t allowed = groupSize;
-    for (size_t k = 0; k < 3; ++k) {
+    for (size_t k = 0; k < 4; ++k) {
       size_t kernelMax = 0;
       if (program->kernel(k).getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &kernelMax) == CL_SUCCESS &&
           kernelMax > 0)
@@ -59,11 +60,11 @@ Result<DeviceEnergy> DeviceEnergy::create(const ClContext& ctx, const SimModel& 
     }
     DeviceEnergy energy(std::move(*program));
     energy.groupSize_ = groupSize;
-    auto partials = DeviceBuffer<glm::vec4>::create(ctx.context, size_t(3) * kMaxGroups, CL_MEM_WRITE_ONLY,
+    auto partials = DeviceBuffer<glm::vec4>::create(ctx.context, size_t(4) * kMaxGroups, CL_MEM_WRITE_ONLY,
                                                     "energy partials");
     if (!partials) return partials.error();
     energy.partials_ = std::move(*partials);
-    energy.partialsHost_.reserve(size_t(3) * kMaxGroups);
+    energy.partialsHost_.reserve(size_t(4) * kMaxGroups);
     if (Status st = energy.uploadMaterials(ctx, model, false); !st) return st.error();
     return energy;
   }
@@ -82,11 +83,12 @@ uint32_t DeviceEnergy::itemsPerWorkItem(uint32_t count) const {
 // The same constants computeElasticEnergy derives per tet and per edge.
 Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model, bool solidEdges) {
   bodiesHost_.clear();
-  for (const Material& material : model.materials) {
+  for (uint32_t b = 0; b < model.materials.size(); ++b) {
+    const Material& material = model.materials[b];
     const NeoHookeanParameters nh = neoHookeanFromMaterial(material);
     const LameParameters lame = lameFromYoungPoisson(material.youngsModulus, material.poissonRatio);
     const double bulk = double(lame.lambda) + 2.0 * double(lame.mu) / 3.0;
-    bodiesHost_.emplace_back(nh.mu, nh.lambda, float(bulk), 0.0f);
+    bodiesHost_.emplace_back(nh.mu, nh.lambda, float(bulk), bodyBendingStiffness(model, b));
     bodiesHost_.emplace_back(material.youngsModulus, lame.mu, 0.0f, 0.0f);
   }
   packEdgeStiffness(model, solidEdges, stiffnessHost_);
@@ -115,19 +117,21 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
   if (!materialsStamp_.current(model.materials) || solidEdges_ != on.edges)
     if (Status st = uploadMaterials(ctx, model, on.edges); !st) return st.error();
   const bool springs = anyEdgeSprings(model, on.edges);
+  const bool bending = clothBendingOn(model, on.bending) && device.hinges.size() == model.hingeCount();
   const uint32_t terms = (on.neoHookean ? kEnergyTermNeoHookean : 0u) | (on.tetVolume ? kEnergyTermTetVolume : 0u) |
                          (on.strainBased ? kEnergyTermStrain : 0u);
   const uint32_t vertexGroups = groupsFor(device.vertexCount);
   const uint32_t tetGroups = terms ? groupsFor(device.tetCount) : 0u;
   const uint32_t edgeGroups = springs ? groupsFor(device.edgeCount) : 0u;
-  const uint32_t tetOffset = vertexGroups, edgeOffset = vertexGroups + tetGroups;
+  const uint32_t hingeGroups = bending ? groupsFor(model.hingeCount()) : 0u;
+  const uint32_t tetOffset = vertexGroups, edgeOffset = vertexGroups + tetGroups, hingeOffset = edgeOffset + edgeGroups;
   const cl::CommandQueue& queue = ctx.queue;
   // XPBD's multipliers of the last substep, when the device holds them in the
   // CPU's layout (core/sim/energy.cpp decides the same way).
   const LambdaLayout layout = lambdaLayout(model);
   const float h = settings.step.dt / float(std::max(settings.step.substeps, 1));
   EnergyProbe probe{};
-  probe.measure = settings.solver == SolverKind::Xpbd && (springs || on.tetVolume || on.strainBased) &&
+  probe.measure = settings.solver == SolverKind::Xpbd && (springs || on.tetVolume || on.strainBased || bending) &&
                           device.lambda.size() == layout.size && h > 0.0f && settings.xpbd.complianceScale > 0.0f
                       ? 1u
                       : 0u;
@@ -167,7 +171,18 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
       return clError("device energy: launching energy_edges", err);
   }
 
-  partialsHost_.resize(size_t(edgeOffset) + edgeGroups);
+  if (hingeGroups > 0) {
+    cl::Kernel& k = program_.kernel(3);
+    if (cl_int err = setKernelArgs(k, model.hingeCount(), device.x, device.hinges, device.hingeWeights,
+                                   device.hingeBody, energyBodies_, lambda, layout.hinges, probe, partials_,
+                                   hingeOffset);
+        err != CL_SUCCESS)
+      return clError("device energy: setting energy_hinges arguments", err);
+    if (cl_int err = launchGroups(queue, k, hingeGroups, groupSize_); err != CL_SUCCESS)
+      return clError("device energy: launching energy_hinges", err);
+  }
+
+  partialsHost_.resize(size_t(hingeOffset) + hingeGroups);
   if (cl_int err = partials_.download(queue, std::span<glm::vec4>(partialsHost_)); err != CL_SUCCESS)
     return clError("device energy: reading the partial sums", err);
   EnergyReport report;

@@ -43,7 +43,8 @@ size_t DeviceState::deviceBytes() const {
          vertexBody.bytes() + tets.bytes() + DmInv.bytes() + restVolume.bytes() + tetBody.bytes() + edges.bytes() +
          restLength.bytes() + edgeVolume.bytes() + vertexColorOrder.bytes() + vertexTetsOffsets.bytes() +
          vertexTetsItems.bytes() + vertexEdgesOffsets.bytes() + vertexEdgesItems.bytes() + clothTriangles.bytes() +
-         vertexClothOffsets.bytes() + vertexClothItems.bytes() + windDv.bytes();
+         vertexClothOffsets.bytes() + vertexClothItems.bytes() + windDv.bytes() + hinges.bytes() +
+         hingeWeights.bytes() + hingeBody.bytes();
 }
 
 Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& model, const State& state) {
@@ -55,6 +56,7 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
   d.bodyCount = uint32_t(model.materials.size());
   d.tetColors = model.tetColors;
   d.edgeColors = model.edgeColors;
+  d.hingeColors = model.hingeColors;
   d.vertexColors = model.vertexColors;
 
   std::vector<glm::vec4> dmInv;
@@ -93,6 +95,11 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
                               kRead));
     step(makeBuffer<uint32_t>(ctx, d.vertexClothItems, model.vertexClothTriangles.items, "vertexClothItems", kRead));
     step(makeBuffer<glm::vec4>(ctx, d.windDv, zero, "windDv"));
+  }
+  if (model.hingeCount() > 0) {
+    step(makeBuffer<glm::uvec4>(ctx, d.hinges, model.hinges, "hinges", kRead));
+    step(makeBuffer<glm::vec4>(ctx, d.hingeWeights, model.hingeWeights, "hingeWeights", kRead));
+    step(makeBuffer<uint32_t>(ctx, d.hingeBody, model.hingeBody, "hingeBody", kRead));
   }
   if (!st) return st.error();
   auto contacts = createDeviceBodyContacts(ctx, model);

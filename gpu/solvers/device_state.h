@@ -56,12 +56,17 @@ struct DeviceState {
   DeviceBuffer<glm::uvec4> clothTriangles;
   DeviceBuffer<uint32_t> vertexClothOffsets, vertexClothItems;
   DeviceBuffer<glm::vec4> windDv;
+  // Cloth bending hinges (SimModel::hinges, in hinge-colour order), for the
+  // position-based kernels; the VBD family reads its packed copy (vbd_family_gpu.h).
+  DeviceBuffer<glm::uvec4> hinges;
+  DeviceBuffer<glm::vec4> hingeWeights;
+  DeviceBuffer<uint32_t> hingeBody;
 
   // --- body-body contacts of the current substep (gpu/solvers/device_body_contacts.h) ---
   DeviceBodyContacts bodyContacts;
 
   // --- host-side layout ---
-  ColorRanges tetColors, edgeColors, vertexColors;
+  ColorRanges tetColors, edgeColors, hingeColors, vertexColors;
   uint32_t vertexCount = 0, tetCount = 0, edgeCount = 0, bodyCount = 0;
 
   size_t deviceBytes() const;

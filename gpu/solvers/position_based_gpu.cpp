@@ -199,6 +199,7 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
   for (uint32_t c = 0; c < s.edgeColors.count(); ++c)
     stageEdgeColor_.push_back(profiler.addStage(Stage::Solve, "solve edges c" + std::to_string(c)));
   stageJacobi_ = profiler.addStage(Stage::Solve, "jacobi");
+  stageHinges_ = profiler.addStage(Stage::Solve, "solve hinges");
   stageTethers_ = profiler.addStage(Stage::Solve, "tethers");
   stageAttachment_ = profiler.addStage(Stage::Solve, "attachment");
   stageBodyContacts_ = profiler.addStage(Stage::Solve, "body contact solve");  // "body contacts" is the detection
@@ -209,7 +210,9 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
 
 bool PositionBasedGpu::oneGroup(const SolverSettings& settings, bool substepOnly) const {
   // The colours that will be projected: edge colours (fewer, larger) only when edge constraints run.
-  const bool edges = projectionFamilies(mode_, settings.step.constraints, *model_).edges;
+  const ProjectionFamilies f = projectionFamilies(mode_, settings.step.constraints, *model_);
+  if (f.hinges) return false;  // step_group has no hinge pass: cloth bending runs per colour
+  const bool edges = f.edges;
   const uint32_t largestColor = edges ? std::max(largestTetColor_, largestEdgeColor_) : largestTetColor_;
   return pbUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor, groupSize_,
                          substepOnly && mode_ == ProjectionMode::Pbd, mode_ == ProjectionMode::Pbd});
@@ -349,6 +352,17 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
     }
   }
   if (e != CL_SUCCESS) return e;
+
+  // Cloth hinges: Gauss-Seidel by colour in both schemes (after the Jacobi average).
+  if (f.hinges) {
+    cl::Kernel& k = program_.kernel(kHinges);
+    for (uint32_t c = 0; c < s.hingeColors.count() && e == CL_SUCCESS; ++c) {
+      const uint32_t begin = s.hingeColors.begin(c), count = s.hingeColors.end(c) - begin;
+      e = setKernelArgs(k, begin, count, s.x, s.hinges, s.hingeWeights, s.hingeBody, bodies_, s.lambda, p);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageHinges_));
+    }
+    if (e != CL_SUCCESS) return e;
+  }
 
   if (f.tethers && haveTethers_) {
     cl::Kernel& k = program_.kernel(kTethers);

@@ -42,6 +42,7 @@ namespace tetlab {
 #define TETLAB_PB_KERNELS(X)                       \
   X(kTets, "solve_tets", 1)                        \
   X(kEdges, "solve_edges", 1)                      \
+  X(kHinges, "solve_hinges", 1)                    \
   X(kTethers, "tethers", 1)                        \
   X(kAttachment, "attachment", 1)                  \
   X(kContacts, "contacts", 1)                      \
@@ -132,7 +133,7 @@ class PositionBasedGpu final : public GpuSolver {
 
   // Profiler stages, registered in reset().
   StageId stageInit_ = 0, stageEdges_ = 0, stageTethers_ = 0, stageAttachment_ = 0, stageContacts_ = 0,
-          stageJacobi_ = 0, stageBodyContacts_ = 0, stageGroup_ = 0;
+          stageJacobi_ = 0, stageHinges_ = 0, stageBodyContacts_ = 0, stageGroup_ = 0;
   std::vector<StageId> stageTetColor_, stageEdgeColor_;
   Profiler* registeredWith_ = nullptr;
   void registerStages(Profiler& profiler, const DeviceState& s);

@@ -1,6 +1,7 @@
 #include "gpu/solvers/vbd_family_gpu.h"
 
 #include <algorithm>
+#include <span>
 
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/launch.h"
@@ -60,12 +61,23 @@ Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
   sections_.vertexEdgesOffsetsBase = append(topo, model.vertexEdges.offsets);
   sections_.vertexEdgesItemsBase = append(topo, model.vertexEdges.items);
   sections_.colorStartsBase = append(topo, model.vertexColors.offsets);
+  // uint4 / float4 sections start on a multiple of 4 (the kernels cast them).
+  auto align4 = [](auto& v) { v.resize((v.size() + 3) / 4 * 4); };
+  align4(topo);
+  sections_.hingesBase = append(topo, std::span(reinterpret_cast<const uint32_t*>(model.hinges.data()),
+                                                model.hinges.size() * 4));
+  sections_.hingeBodyBase = append(topo, model.hingeBody);
+  sections_.vertexHingesOffsetsBase = append(topo, model.vertexHinges.offsets);
+  sections_.vertexHingesItemsBase = append(topo, model.vertexHinges.items);
   sections_.vertexCount = model.vertexCount();
   if (topo.empty()) topo.push_back(0u);  // OpenCL forbids empty buffers
   std::vector<float> rest;
   append(rest, model.mass);
   sections_.restVolumeBase = append(rest, model.restVolume);
   sections_.restLengthBase = append(rest, model.restLength);
+  align4(rest);
+  sections_.hingeWeightsBase = append(rest, std::span(reinterpret_cast<const float*>(model.hingeWeights.data()),
+                                                      model.hingeWeights.size() * 4));
   if (rest.empty()) rest.push_back(0.0f);
   auto t = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, topo, CL_MEM_READ_ONLY, "VBD topology");
   if (!t) return t.error();

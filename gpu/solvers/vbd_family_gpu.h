@@ -28,9 +28,14 @@
 //                     vertexEdges.offsets   at vertexEdgesOffsetsBase (CSR, items edge * 2 + end)
 //                     vertexEdges.items     at vertexEdgesItemsBase
 //                     colour starts         at colorStartsBase        (colours + 1: begin of each, then the end)
+//                     hinges (4 per hinge)  at hingesBase             (a multiple of 4: read as uint4)
+//                     hingeBody             at hingeBodyBase
+//                     vertexHinges.offsets  at vertexHingesOffsetsBase (CSR, items hinge * 4 + corner)
+//                     vertexHinges.items    at vertexHingesItemsBase
 //   restData (float)  mass                  at 0
 //                     restVolume            at restVolumeBase
 //                     restLength            at restLengthBase
+//                     hingeWeights (4 each) at hingeWeightsBase        (a multiple of 4: read as float4)
 #include <cstdint>
 #include <vector>
 
@@ -125,9 +130,14 @@ class VbdFamilyInputs {
     p.restLengthBase = sections_.restLengthBase;
     p.contactSlots = contactSlots;
     p.vertexCount = sections_.vertexCount;
+    p.hingesBase = sections_.hingesBase;
+    p.hingeBodyBase = sections_.hingeBodyBase;
+    p.vertexHingesOffsetsBase = sections_.vertexHingesOffsetsBase;
+    p.vertexHingesItemsBase = sections_.vertexHingesItemsBase;
+    p.hingeWeightsBase = sections_.hingeWeightsBase;
   }
 
-  DeviceBuffer<glm::vec4> bodies;     // per body: (NH mu [Pa], NH lambda [Pa], damping k_d [s], 0)
+  DeviceBuffer<glm::vec4> bodies;     // per body: (NH mu [Pa], NH lambda [Pa], damping k_d [s], cloth bending D [N m])
   DeviceBuffer<float> edgeStiffness;  // per edge: mass-spring k_e [N/m]
   DeviceColliders colliders;         // the collider records (shaders/cl/common/colliders.clh)
   // Two float4: [0] the snapshot of r; [1] AVBD's r(x^t) (mouse rows' C0; unused by VBD).
@@ -143,6 +153,8 @@ class VbdFamilyInputs {
     uint32_t vertexEdgesOffsetsBase = 0, vertexEdgesItemsBase = 0, restVolumeBase = 0, restLengthBase = 0;
     uint32_t vertexCount = 0;
     uint32_t colorStartsBase = 0;
+    uint32_t hingesBase = 0, hingeBodyBase = 0, vertexHingesOffsetsBase = 0, vertexHingesItemsBase = 0;
+    uint32_t hingeWeightsBase = 0;
   } sections_;
   VbdMaterialCache cache_;
   bool uploaded_ = false;  // bodies / edgeStiffness hold cache_ (cleared by reset)

@@ -157,7 +157,7 @@ uint32_t VbdSolverGpu::terms(const SolverSettings& settings, const clm::VbdMouse
   return (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (anyEdgeSprings(*model_, on.edges) ? VBD_TERM_EDGES : 0u) |
          (on.collisions ? VBD_TERM_COLLISIONS : 0u) | (mouseOn ? VBD_TERM_MOUSE : 0u) |
          (p.accelerate ? VBD_TERM_ACCELERATE : 0u) | (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u) |
-         (residual_.recording() ? VBD_TERM_RESIDUAL : 0u);
+         (residual_.recording() ? VBD_TERM_RESIDUAL : 0u) | (clothBendingOn(*model_, on.bending) ? VBD_TERM_BENDING : 0u);
 }
 
 clm::VbdStepParams VbdSolverGpu::stepParams(const SolverSettings& settings, float h, uint32_t terms,

@@ -194,6 +194,10 @@ static inline int avbd_solve_vertex(
   if (terms & VBD_TERM_NEO_HOOKEAN)
     vbd_add_tets(i, x, tets, DmInv, restData + p->restVolumeBase, topology + p->tetBodyBase,
                  topology + p->vertexTetsOffsetsBase, topology + p->vertexTetsItemsBase, bodies, &s);
+  if (terms & VBD_TERM_BENDING)  // an energy, as in VBD (no rows); the CPU's order
+    vbd_add_hinges(i, x, (__global const uint4*)(topology + p->hingesBase),
+                   (__global const float4*)(restData + p->hingeWeightsBase), topology + p->hingeBodyBase,
+                   topology + p->vertexHingesOffsetsBase, topology + p->vertexHingesItemsBase, bodies, &s);
   if (terms & VBD_TERM_EDGES)
     avbd_add_edge_rows(i, p, x, edges, restData + p->restLengthBase, c0, lambda, penalty,
                        topology + p->vertexEdgesOffsetsBase, topology + p->vertexEdgesItemsBase, &s);

@@ -5,6 +5,7 @@
 //   energy_vertices  per vertex:  (1/2 m |v|^2, -m g.x)          -> partials[vertexOffset + group]
 //   energy_tets      per tet:     V0 psi(F), volume, strain terms -> partials[tetOffset + group]
 //   energy_edges     per edge:    1/2 k_e (l - L)^2               -> partials[edgeOffset + group]
+//   energy_hinges    per hinge:   D/2 |sum_j k_j x_j|^2 (cloth bending) -> partials[hingeOffset + group]
 //
 // XPBD: the compliant terms (volume, strain, edges) are also measured with the
 // last substep's multipliers (EnergyReport::compliant*).
@@ -21,6 +22,7 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "common/compat_cl.clh"
+#include "common/cloth_bending.clh"
 #include "common/constraints_tet.clh"
 #include "common/neo_hookean.clh"
 #include "common/xpbd_update.clh"
@@ -146,6 +148,26 @@ __kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void ene
     const float stretch = length(x[edge.x].xyz - x[edge.y].xyz) - restLength[e];
     const float k = energyEdgeStiffness[e];
     sum = energy_add_compliant(sum, 0.5f * k * stretch * stretch, stretch, k, lambda, lambdaEdges + e, probe);
+  }
+  energy_group_sum(scratch, sum, partials + partialOffset + get_group_id(0));
+}
+
+// Cloth bending D/2 |v|^2 per hinge (common/cloth_bending.clh), D from
+// energyBodies[2 b].w; XPBD measures its three components C_d = v_d.
+__kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void energy_hinges(
+    const uint count, __global const float4* x, __global const uint4* hinges, __global const float4* hingeWeights,
+    __global const uint* hingeBody, __global const float4* energyBodies, __global const float* lambda,
+    const uint lambdaHinges, const EnergyProbe probe, __global float4* partials, const uint partialOffset) {
+  __local float4 scratch[ENERGY_GROUP_SIZE];
+  float4 sum = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
+  for (uint h = get_global_id(0); h < count; h += get_global_size(0)) {
+    const uint4 id = hinges[h];
+    const float D = energyBodies[2u * hingeBody[h]].w;
+    if (!(D > 0.0f)) continue;
+    const float3 v = hinge_vector(x[id.x].xyz, x[id.y].xyz, x[id.z].xyz, x[id.w].xyz, hingeWeights[h]);
+    const float c[3] = {v.x, v.y, v.z};
+    for (int d = 0; d < 3; ++d)
+      sum = energy_add_compliant(sum, 0.5f * D * c[d] * c[d], c[d], D, lambda, lambdaHinges + 3u * h + (uint)d, probe);
   }
   energy_group_sum(scratch, sum, partials + partialOffset + get_group_id(0));
 }

@@ -30,7 +30,7 @@ SceneDesc everythingChanged() {
   mesh.fitSize = 0.37f;
   mesh.tets = TetSpec{1234, false, 1.7, TetMethod::VoxelOnly, 17};
   mesh.transform = BodyTransform{{0.1f, 0.2f, 0.3f}, {10.0f, 20.0f, 30.0f}, 1.5f, {0.01f, 0.0f, 0.02f}, 15.0f, true, 0.4f};
-  mesh.material = Material{2.5e5f, 0.41f, 950.0f, 0.01f, 3e-4f};
+  mesh.material = Material{2.5e5f, 0.41f, 950.0f, 0.01f, 3e-4f, 7.5e-6f};
   mesh.kind = BodyKindChoice::Cloth;
   mesh.pins.push_back(Region{{-1.0f, 0.9f, -1.0f}, {1.0f, 1.1f, 1.0f}});
   mesh.densityRegions.push_back(DensityRegion{Region{{0, 0, 0}, {1, 1, 1}}, 5000.0f});
@@ -64,7 +64,7 @@ SceneDesc everythingChanged() {
   st.step.gravity = {0.1f, -3.7f, 0.2f};
   st.step.velocityDamping = 0.3f;
   st.step.gpuSchedule = GpuSchedule::OneGroup;
-  st.step.constraints = ConstraintToggles{true, true, true, false, true, false, false};
+  st.step.constraints = ConstraintToggles{true, true, true, false, true, false, false, false};
   st.positionBased.stretchScale = {1.1f, 1.2f, 1.3f};
   st.positionBased.shearScale = {0.7f, 0.8f, 0.9f};
   st.positionBased.tetherSlack = 0.05f;
@@ -145,6 +145,8 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   EXPECT_TRUE(sameBits(l.bodies[0].initialVelocity.y, -1.0f / 3.0f));
   EXPECT_TRUE(sameBits(l.bodies[0].material.poissonRatio, 0.41f));
   EXPECT_TRUE(sameBits(l.bodies[0].material.thickness, 3e-4f));
+  EXPECT_TRUE(sameBits(l.bodies[0].material.bendingStiffness, 7.5e-6f));
+  EXPECT_LT(l.bodies[1].material.bendingStiffness, 0.0f) << "the default, the plate's D, saved as \"plate\"";
   EXPECT_EQ(l.bodies[0].kind, BodyKindChoice::Cloth);
   EXPECT_TRUE(sameBits(l.bodies[0].densityRegions.at(0).density, 5000.0f));
   EXPECT_EQ(l.bodies[1].source, BodySource::Box);
@@ -167,7 +169,8 @@ TEST(SceneJson, RoundTripKeepsEverySettingExactly) {
   EXPECT_EQ(a.step.iterations, 13);
   EXPECT_TRUE(sameBits(a.step.gravity.y, e.step.gravity.y));
   EXPECT_TRUE(a.step.constraints.edges && a.step.constraints.tetVolume && a.step.constraints.strainBased);
-  EXPECT_FALSE(a.step.constraints.neoHookean || a.step.constraints.collisions || a.step.constraints.bodyContacts);
+  EXPECT_FALSE(a.step.constraints.neoHookean || a.step.constraints.collisions || a.step.constraints.bodyContacts ||
+               a.step.constraints.bending);
   EXPECT_TRUE(sameBits(a.bodyContacts.thickness, 0.003f) && sameBits(a.bodyContacts.searchRadius, 0.04f));
   EXPECT_TRUE(sameBits(a.bodyContacts.friction, 0.7f) && a.bodyContacts.selfCollision);
   EXPECT_EQ(a.pbd.scheme, PbdScheme::Jacobi);
@@ -329,6 +332,10 @@ INSTANTIATE_TEST_SUITE_P(
                 {"at /bodies/0/cloth/size", "[a, b]"}},
         BadCase{"zero thickness", R"({ "bodies": [ { "cloth": {}, "material": { "thickness": 0 } } ] })",
                 {"at /bodies/0/material/thickness", "> 0"}},
+        BadCase{"negative bending", R"({ "bodies": [ { "cloth": {}, "material": { "bending_stiffness": -1 } } ] })",
+                {"at /bodies/0/material/bending_stiffness", "\"plate\"", "the number -1"}},
+        BadCase{"bending word", R"({ "bodies": [ { "cloth": {}, "material": { "bending_stiffness": "stiff" } } ] })",
+                {"at /bodies/0/material/bending_stiffness", "N m"}},
         BadCase{"not an object", R"([1, 2, 3])", {"at /", "expected an object"}}),
     [](const testing::TestParamInfo<BadCase>& info) {
       std::string name = info.param.label;

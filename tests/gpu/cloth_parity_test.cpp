@@ -164,6 +164,33 @@ TEST(ClothGpuParity, TetheredSheetHeldAtTwoCornersEverySolver) {
 // Wind with gusts (core/sim/wind.h) on every solver: the step_wind kernels
 // take each vertex's change from the same velocities, as the CPU stepper does,
 // and the fused one-kernel steps step aside for the kick before each predict.
+// Cloth bending (cloth_bending.clh) on every solver, stiff enough to hold the
+// sheet's shape against its weight: PBD/XPBD per hinge colour (also after
+// the PBD Jacobi average), VBD/AVBD per vertex through the packed hinge
+// sections, both schedules; the default scenes above run the plate's D too.
+TEST(ClothGpuParity, StiffBendingSheetHeldAtTwoCornersEverySolver) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  test::ParityScene scene = sheetPinnedAtTwoCorners();
+  scene.model.materials.set(0, [] {
+    Material m;
+    m.youngsModulus = 1.0e6f;
+    m.thickness = 1.0e-3f;
+    m.density = 200.0f;
+    m.damping = 0.002f;
+    m.bendingStiffness = 2.0e-3f;
+    return m;
+  }());
+  ASSERT_GT(scene.model.hingeCount(), 0u);
+  expectParityEverySolver(ctx, scene, [](SolverSettings& s) { s.colliders.ground.enabled = false; }, 0.01);
+  expectParityEverySolver(
+      ctx, scene,
+      [](SolverSettings& s) {
+        s.colliders.ground.enabled = false;
+        s.pbd.scheme = PbdScheme::Jacobi;
+      },
+      0.01);
+}
+
 TEST(ClothGpuParity, SheetInGustyWindEverySolver) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   expectParityEverySolver(
