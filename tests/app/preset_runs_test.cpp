@@ -26,6 +26,7 @@
 #include "tests/app/body_pixels.h"
 #include "app/app.h"
 #include "app/commands/cli.h"
+#include "core/model/cloth_bending.h"
 #include "core/sim/collider_records.h"
 #include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
@@ -109,6 +110,9 @@ fs::path testPresetFile(const std::string& stem, const fs::path& dir) {
 //     drop is at least the static one. Asserted: the largest COM drop >=
 //     this / 5: linear tets two cells thick lock in bending (stiffer by a
 //     factor of a few) and PBD's stiffness is not E.
+//   pinned cloth sheet with bending, reaching out level: the same cantilever with EI = D w and
+//     q = rho h g w: mean sag rho h g L^4 / (20 D), at most L / 2 (it hangs).
+//     Asserted: the largest COM drop >= a fifth of it.
 //   other pinned bodies: hanging from the pins, at least as compliant as a
 //     column of its height held along its whole top (fewer constraints can
 //     only soften it): COM drop rho g H^2 / (3 E). Asserted: the largest COM
@@ -276,6 +280,17 @@ BodyBound boundFor(const SimModel& m, const State& s, const SceneDesc& desc, con
       out.required = 0.5 * amplitude;
       std::snprintf(why, sizeof(why), "pendulum L = %.3f m, v0 = %.2f m/s: swing %.4f m, half of it", L, speed,
                     amplitude);
+    } else if (m.isCloth(body) && reach >= 2.0 * shape.height && desc.settings.step.constraints.bending &&
+               clothBendingStiffness(m.materials[body]) > 0.0f) {
+      // A sheet's strip: EI = D w and q = rho h g w, so the mean sag is rho h g L^4 / (20 D);
+      // past half its reach it simply hangs (the COM cannot drop more than about L / 2).
+      const double D = clothBendingStiffness(m.materials[body]);
+      const double beam = double(m.materials[body].density) * m.materials[body].thickness * kG * std::pow(reach, 4.0) /
+                          (20.0 * D);
+      out.kind = BoundKind::Cantilever;
+      out.required = std::min(beam, 0.5 * reach) / 5.0;
+      std::snprintf(why, sizeof(why), "sheet cantilever L = %.3f m, D = %.3g N m: mean sag %.4f m (at most L/2), a fifth",
+                    reach, D, beam);
     } else if (reach >= 2.0 * shape.height) {
       const double H = shape.height;
       const double beam = 0.6 * rho * kG * std::pow(reach, 4.0) / (E * H * H);
