@@ -76,7 +76,9 @@ void projectHingeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
     clm::pb_hinge_constraint(ctx.params, h, q, model.hingeWeights[h],
                              clm::pb_body_load(ctx.bodies.data(), model.hingeBody[h]).bending, lambda, &res);
     addResiduals(ctx, res.r, res.n);
-    for (int k = 0; k < 4; ++k) X[ids[k]] = q[k];
+    // A zero weight is no corner (a strand's hinge repeats its point there): its stale copy is not stored.
+    for (int k = 0; k < 4; ++k)
+      if (model.hingeWeights[h][k] != 0.0f) X[ids[k]] = q[k];
   }
 }
 

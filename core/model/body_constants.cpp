@@ -24,17 +24,19 @@ void packDmInvColumns(const SimModel& model, std::vector<glm::vec4>& out) {
 }
 
 bool edgeSpringsOn(const SimModel& model, uint32_t body, bool solidEdges) {
-  return solidEdges || model.isCloth(body);
+  return solidEdges || model.isCloth(body) || model.isStrand(body);
 }
 
 bool anyEdgeSprings(const SimModel& model, bool solidEdges) {
-  return model.edgeCount() > 0 && (solidEdges || model.hasCloth());
+  return model.edgeCount() > 0 && (solidEdges || model.hasCloth() || model.hasStrands());
 }
 
 float edgeSpringModulus(const SimModel& model, uint32_t body, bool solidEdges) {
   if (!edgeSpringsOn(model, body, solidEdges)) return 0.0f;
   const Material& m = model.materials[body];
-  return model.isCloth(body) ? clothEdgeModulus(m) : m.youngsModulus;
+  if (model.isCloth(body)) return clothEdgeModulus(m);
+  if (model.isStrand(body)) return strandAxialStiffness(m);
+  return m.youngsModulus;
 }
 
 void packEdgeStiffness(const SimModel& model, bool solidEdges, std::vector<float>& out) {
@@ -49,7 +51,9 @@ void packEdgeStiffness(const SimModel& model, bool solidEdges, std::vector<float
 bool clothBendingOn(const SimModel& model, bool bendingToggle) { return bendingToggle && model.hingeCount() > 0; }
 
 float bodyBendingStiffness(const SimModel& model, uint32_t body) {
-  return model.isCloth(body) ? clothBendingStiffness(model.materials[body]) : 0.0f;
+  if (model.isCloth(body)) return clothBendingStiffness(model.materials[body]);
+  if (model.isStrand(body)) return strandBendingStiffness(model.materials[body]);
+  return 0.0f;
 }
 
 }  // namespace tetlab

@@ -17,7 +17,8 @@ bool packNeoHookeanBodies(const SimModel& model, std::vector<glm::vec4>& out);
 // SimModel::DmInv as the device holds it: 3 float4 per tet, the columns (w = 0).
 void packDmInvColumns(const SimModel& model, std::vector<glm::vec4>& out);
 
-// Edge springs act on a cloth body always (they are its membrane) and on a
+// Edge springs act on a cloth body and a strand always (they are its membrane,
+// its segments) and on a
 // solid body when the user's "edges" toggle (ConstraintToggles::edges, passed
 // as solidEdges) adds the mass-spring energy to the solids.
 bool edgeSpringsOn(const SimModel& model, uint32_t body, bool solidEdges);
@@ -31,9 +32,10 @@ float edgeSpringModulus(const SimModel& model, uint32_t body, bool solidEdges);
 // of the edge's body, edge volume, rest length) [N/m]; 0 where springs are off.
 void packEdgeStiffness(const SimModel& model, bool solidEdges, std::vector<float>& out);
 
-// Whether cloth bending acts: the "bending" toggle and a sheet with hinges (cloth_bending.h).
+// Whether bending acts: the "bending" toggle and a sheet or strand with hinges (cloth_bending.h).
 bool clothBendingOn(const SimModel& model, bool bendingToggle);
-// D [N m] of a body's hinges: clothBendingStiffness for a cloth, 0 for a solid.
+// The stiffness of a body's hinges: D [N m] of a cloth (clothBendingStiffness),
+// E I [N m^2] of a strand (strandBendingStiffness), 0 for a solid.
 float bodyBendingStiffness(const SimModel& model, uint32_t body);
 
 }  // namespace tetlab

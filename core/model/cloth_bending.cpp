@@ -15,6 +15,12 @@ float clothBendingStiffness(const Material& m) {
   return float(double(m.youngsModulus) * h * h * h / (12.0 * (1.0 - nu * nu)));  // Kirchhoff plate
 }
 
+float strandBendingStiffness(const Material& m) {
+  if (m.bendingStiffness >= 0.0f) return m.bendingStiffness;
+  const double d = m.thickness;
+  return float(double(m.youngsModulus) * 3.14159265358979 * d * d * d * d / 64.0);  // E I of a round rod
+}
+
 namespace {
 
 struct HalfHinge {
@@ -90,6 +96,34 @@ uint32_t collectClothHinges(SimModel& model) {
   return skipped;
 }
 
+uint32_t collectStrandHinges(SimModel& model) {
+  // Per vertex, its strand segments (at most the first two kept, the count in full).
+  const uint32_t n = model.vertexCount();
+  std::vector<uint32_t> count(n, 0);
+  std::vector<glm::uvec2> other(n, glm::uvec2(~0u));
+  for (const glm::uvec2& s : model.strandSegments) {
+    for (int e = 0; e < 2; ++e) {
+      const uint32_t v = s[e], o = s[1 - e];
+      if (count[v] < 2) other[v][count[v]] = o;
+      ++count[v];
+    }
+  }
+  uint32_t branches = 0;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (count[v] > 2) ++branches;
+    if (count[v] != 2 || model.vertexBody[other[v].x] != model.vertexBody[other[v].y]) continue;
+    const glm::dvec3 x0 = model.restPositions[other[v].x], x1 = model.restPositions[v],
+                     x2 = model.restPositions[other[v].y];
+    const double l0 = glm::length(x0 - x1), l1 = glm::length(x2 - x1);
+    if (!(l0 > 0.0) || !(l1 > 0.0)) continue;
+    const double scale = 2.0 / (l0 + l1) * std::sqrt(0.5 * (l0 + l1));
+    model.hinges.emplace_back(other[v].x, v, other[v].y, v);
+    model.hingeWeights.emplace_back(glm::dvec4(1.0 / l0, -(1.0 / l0 + 1.0 / l1), 1.0 / l1, 0.0) * scale);
+    model.hingeBody.push_back(model.vertexBody[v]);
+  }
+  return branches;
+}
+
 double clothBendingEnergy(const SimModel& model, const glm::vec4* x) {
   double energy = 0.0;
   for (uint32_t h = 0; h < model.hingeCount(); ++h) {
@@ -97,7 +131,9 @@ double clothBendingEnergy(const SimModel& model, const glm::vec4* x) {
     const glm::vec4 k = model.hingeWeights[h];
     glm::dvec3 v(0.0);
     for (int j = 0; j < 4; ++j) v += double(k[j]) * glm::dvec3(x[id[j]]);
-    energy += 0.5 * double(clothBendingStiffness(model.materials[model.hingeBody[h]])) * glm::dot(v, v);
+    const uint32_t b = model.hingeBody[h];
+    const Material& m = model.materials[b];
+    energy += 0.5 * double(model.isStrand(b) ? strandBendingStiffness(m) : clothBendingStiffness(m)) * glm::dot(v, v);
   }
   return energy;
 }

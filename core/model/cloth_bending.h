@@ -37,6 +37,9 @@ struct Material;
 // D of a cloth body's material: its bendingStiffness, or the plate's
 // E h^3 / (12 (1 - nu^2)) when that is negative ("from the plate").
 float clothBendingStiffness(const Material& material);
+// E I of a strand body's material [N m^2]: its bendingStiffness, or the round
+// rod's E pi d^4 / 64 when that is negative.
+float strandBendingStiffness(const Material& material);
 
 // Fills model.hinges / hingeWeights / hingeBody (unordered) from the cloth
 // triangles: each edge shared by exactly two triangles of one sheet. Edges of
@@ -44,7 +47,17 @@ float clothBendingStiffness(const Material& material);
 // triangle get no hinge; returns how many were skipped.
 uint32_t collectClothHinges(SimModel& model);
 
-// Bending energy [J] of the hinges at positions x (D per body from the materials).
+// Appends a hinge for every interior point of a strand (a vertex with exactly
+// two segments of one strand body): (before, point, after, point) with the
+// discrete curvature of a straight rest rod,
+//   v = 2 / (l0 + l1) ((x0 - x1) / l0 + (x2 - x1) / l1)     (|v| = 1/R on a circle)
+// scaled by sqrt(ds), ds = (l0 + l1) / 2, so that E = EI/2 |v|^2 ds, the
+// rod's EI/2 k^2 per length (a strand's rest state is straight). The last
+// slot repeats the point with weight 0 (hinges are four slots everywhere).
+// Returns the points with more than two segments (a branch: no hinge).
+uint32_t collectStrandHinges(SimModel& model);
+
+// Bending energy [J] of the hinges at positions x (D or E I per body: bodyBendingStiffness).
 double clothBendingEnergy(const SimModel& model, const glm::vec4* x);
 
 }  // namespace tetlab

@@ -9,9 +9,12 @@ struct Material {
   float poissonRatio = 0.3f;     // nu [-], 0 <= nu < 0.5
   float density = 1000.0f;       // rho [kg/m^3]
   float damping = 0.0f;          // Rayleigh stiffness-proportional coefficient k_d [s]
-  float thickness = 1.0e-3f;     // cloth bodies only: sheet thickness h [m] (mass rho h A, membrane stiffness E h)
-  // Cloth bodies only: bending stiffness D [N m] of the hinges (core/model/cloth_bending.h);
-  // negative: the plate's E h^3 / (12 (1 - nu^2)). 0: no bending (a sheet folds freely).
+  // Cloth: sheet thickness h [m] (mass rho h A, membrane stiffness E h). Strand: diameter d [m]
+  // (cross-section A = pi d^2 / 4: mass rho A per length, axial stiffness E A).
+  float thickness = 1.0e-3f;
+  // Cloth: bending stiffness D [N m] of the hinges (core/model/cloth_bending.h); negative:
+  // the plate's E h^3 / (12 (1 - nu^2)). Strand: bending stiffness E I [N m^2]; negative: the
+  // round rod's E pi d^4 / 64. 0: no bending (a sheet folds, a strand kinks freely).
   float bendingStiffness = -1.0f;
 };
 
@@ -54,5 +57,10 @@ float edgeSpringStiffness(float youngsModulus, float edgeVolume, float restLengt
 // by eps, and W = sum 1/2 k_e L_e^2 eps^2 = 1.5 E h A eps^2 = E h A eps^2 / (1 - nu).
 // The thickness stays a live material field because it enters here, not the model.
 float clothEdgeModulus(const Material& material);
+
+// Strand: the segments' axial stiffness E A [N], A = pi d^2 / 4. Entered as the
+// spring "modulus" with edgeVolume = L / 6 (the segment's length share), the
+// formula above gives k_e = E A / L, the bar's own.
+float strandAxialStiffness(const Material& material);
 
 }  // namespace tetlab

@@ -40,9 +40,12 @@ Status validateMaterial(const BodyDesc& body, size_t index) {
   if (body.kind == BodyKind::Cloth && (!(m.thickness > 0.0f) || !std::isfinite(m.thickness)))
     return Error{where + ": cloth thickness " + std::to_string(m.thickness) +
                  " m is not a finite positive number; use e.g. 0.001"};
-  if (body.kind == BodyKind::Cloth && !std::isfinite(m.bendingStiffness))
-    return Error{where + ": cloth bending stiffness " + std::to_string(m.bendingStiffness) +
-                 " N m is not a finite number; use e.g. 1e-5, 0 for none, or a negative value for the plate's"};
+  if (body.kind == BodyKind::Strand && (!(m.thickness > 0.0f) || !std::isfinite(m.thickness)))
+    return Error{where + ": strand diameter (thickness) " + std::to_string(m.thickness) +
+                 " m is not a finite positive number; use e.g. 0.0005"};
+  if (body.kind != BodyKind::Solid && !std::isfinite(m.bendingStiffness))
+    return Error{where + ": bending stiffness " + std::to_string(m.bendingStiffness) +
+                 " is not a finite number; use e.g. 1e-5, 0 for none, or a negative value for the material's own"};
   return Ok{};
 }
 
@@ -130,15 +133,33 @@ Status mergeClothTriangles(const BodyDesc& body, size_t b, const std::string& wh
   return Ok{};
 }
 
-// Appends body b's vertices, material and (checked, oriented) tets, or its
-// cloth triangles, to the model.
+Status mergeStrandSegments(const BodyDesc& body, size_t b, const std::string& where, uint32_t base, SimModel& model) {
+  if (body.segments.empty()) return Error{where + ": the strand has no segments; give it polylines (OBJ 'l' lines)"};
+  const uint32_t n = uint32_t(body.mesh.positions.size());
+  for (size_t k = 0; k < body.segments.size(); ++k) {
+    const glm::uvec2 s = body.segments[k];
+    if (s.x >= n || s.y >= n)
+      return Error{where + ": segment " + std::to_string(k) + " uses vertex " + std::to_string(std::max(s.x, s.y)) +
+                   " but the strand has only " + std::to_string(n) + " points"};
+    if (!(glm::length(body.mesh.positions[s.x] - body.mesh.positions[s.y]) > 0.0f))
+      return Error{where + ": segment " + std::to_string(k) + " (points " + std::to_string(s.x) + ", " +
+                   std::to_string(s.y) + ") has zero length; remove repeated points"};
+    model.strandSegments.push_back(s + glm::uvec2(base));
+    model.strandSegmentBody.push_back(uint32_t(b));
+  }
+  return Ok{};
+}
+
+// Appends body b's vertices, material and (checked, oriented) tets, its
+// cloth triangles or its strand segments, to the model.
 Status mergeBody(const BodyDesc& body, size_t b, const ModelBuildOptions& options, SimModel& model,
                  double& inOutMinQuality, ModelBuildReport& report) {
   const std::string where = bodyLabel(body, b);
   if (Status s = validateMaterial(body, b); !s) return s.error();
-  const bool cloth = body.kind == BodyKind::Cloth;
+  const bool cloth = body.kind == BodyKind::Cloth, strand = body.kind == BodyKind::Strand;
   if (cloth && !body.mesh.tets.empty()) return Error{where + ": a cloth body has triangles, not tets"};
-  if (!cloth && body.mesh.tets.empty())
+  if (strand && !body.mesh.tets.empty()) return Error{where + ": a strand body has segments, not tets"};
+  if (!cloth && !strand && body.mesh.tets.empty())
     return Error{where + ": the tet mesh has no tets; tetrahedralize the surface first"};
   const uint32_t base = model.vertexCount();
   const uint32_t n = uint32_t(body.mesh.positions.size());
@@ -152,6 +173,7 @@ Status mergeBody(const BodyDesc& body, size_t b, const ModelBuildOptions& option
   model.materials.add(body.material);
   model.bodyKind.push_back(body.kind);
   if (cloth) return mergeClothTriangles(body, b, where, base, options, model);
+  if (strand) return mergeStrandSegments(body, b, where, base, model);
   for (size_t t = 0; t < body.mesh.tets.size(); ++t) {
     glm::uvec4 tet = body.mesh.tets[t];
     for (int c = 0; c < 4; ++c)
@@ -188,13 +210,14 @@ void colorTets(SimModel& model, ModelBuildReport& report) {
 Status checkEveryVertexHasAnElement(const SimModel& model, std::span<const BodyDesc> bodies) {
   std::vector<uint8_t> inTriangle(model.vertexCount(), 0);
   for (const glm::uvec3& t : model.clothTriangles) inTriangle[t.x] = inTriangle[t.y] = inTriangle[t.z] = 1;
+  for (const glm::uvec2& s : model.strandSegments) inTriangle[s.x] = inTriangle[s.y] = 1;
   for (uint32_t v = 0; v < model.vertexCount(); ++v)
     if (model.vertexTets.offsets[v + 1] == model.vertexTets.offsets[v] && !inTriangle[v]) {
       const uint32_t b = model.vertexBody[v];
       uint32_t local = v;
       for (uint32_t k = 0; k < b; ++k) local -= uint32_t(bodies[k].mesh.positions.size());
       return Error{bodyLabel(bodies[b], b) + ": vertex " + std::to_string(local) + " is used by no " +
-                   (model.isCloth(b) ? "triangle" : "tet") +
+                   (model.isCloth(b) ? "triangle" : model.isStrand(b) ? "segment" : "tet") +
                    " (it would have no mass); remove unreferenced vertices"};
     }
   return Ok{};
@@ -244,6 +267,12 @@ void collectEdges(const SimModel& model, std::vector<uint64_t>& outKeys, std::ve
       if (a > b) std::swap(a, b);
       raw.push_back({(uint64_t(a) << 32) | b, model.clothTriangleArea[t] / 3.0f});
     }
+  // Strand segments carry their length share L / 6 (strandAxialStiffness, material.h).
+  for (const glm::uvec2& seg : model.strandSegments) {
+    const uint32_t a = std::min(seg.x, seg.y), b = std::max(seg.x, seg.y);
+    raw.push_back({(uint64_t(a) << 32) | b,
+                   glm::length(model.restPositions[seg.x] - model.restPositions[seg.y]) / 6.0f});
+  }
   std::sort(raw.begin(), raw.end(), [](const KeyVol& l, const KeyVol& r) { return l.key < r.key; });
   outKeys.reserve(size_t(tetCount) * 6);
   for (const KeyVol& kv : raw) {
@@ -283,6 +312,7 @@ void buildEdges(SimModel& model, ModelBuildReport& report) {
 // Cloth hinges (cloth_bending.h) in colour order, with their vertex adjacency.
 void buildHinges(SimModel& model, ModelBuildReport& report) {
   report.skippedHinges = collectClothHinges(model);
+  report.skippedHinges += collectStrandHinges(model);
   const uint32_t n = model.hingeCount();
   const auto cornerOf = [&](uint32_t i) { return model.hinges[i / 4][i % 4]; };
   Csr vertexHinges = buildCsr(model.vertexCount(), n * 4, cornerOf);
@@ -297,10 +327,14 @@ void buildHinges(SimModel& model, ModelBuildReport& report) {
 }
 
 // Vertex colouring: vertices sharing a tet (or a cloth triangle) are exactly
-// those joined by an edge; a hinge also couples its two opposite corners.
+// those joined by an edge; a hinge couples all its points (a sheet's two
+// opposite corners, a strand's points before and after).
 void colorVertices(SimModel& model, ModelBuildReport& report) {
   std::vector<glm::uvec2> pairs = model.edges;
-  for (const glm::uvec4& h : model.hinges) pairs.emplace_back(h.z, h.w);
+  for (const glm::uvec4& h : model.hinges)
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b)
+        if (h[a] != h[b]) pairs.emplace_back(h[a], h[b]);  // an edge twice only repeats a neighbour
   const uint32_t n = uint32_t(pairs.size());
   Csr adjacency = buildCsr(model.vertexCount(), n * 2, [&](uint32_t i) { return pairs[i / 2][i % 2]; });
   for (uint32_t& ref : adjacency.items) ref = pairs[ref / 2][1 - ref % 2];
@@ -351,7 +385,27 @@ BodyDesc clothBody(const SurfaceMesh& surface) {
   return b;
 }
 
+BodyDesc strandBody(const std::vector<std::vector<glm::vec3>>& polylines) {
+  BodyDesc b;
+  b.kind = BodyKind::Strand;
+  for (const std::vector<glm::vec3>& line : polylines) {
+    const uint32_t first = uint32_t(b.mesh.positions.size());
+    b.mesh.positions.insert(b.mesh.positions.end(), line.begin(), line.end());
+    for (uint32_t k = 1; k < line.size(); ++k) b.segments.emplace_back(first + k - 1, first + k);
+  }
+  return b;
+}
+
 void addClothMass(SimModel& model) {
+  for (size_t s = 0; s < model.strandSegments.size(); ++s) {
+    const Material& m = model.materials[model.strandSegmentBody[s]];
+    const glm::uvec2 seg = model.strandSegments[s];
+    const double area = 3.14159265358979 * double(m.thickness) * double(m.thickness) / 4.0;
+    const float half = float(double(m.density) * area *
+                             double(glm::length(model.restPositions[seg.x] - model.restPositions[seg.y])) / 2.0);
+    model.mass[seg.x] += half;
+    model.mass[seg.y] += half;
+  }
   for (size_t t = 0; t < model.clothTriangles.size(); ++t) {
     const Material& m = model.materials[model.clothTriangleBody[t]];
     const float thirdMass = m.density * m.thickness * model.clothTriangleArea[t] / 3.0f;

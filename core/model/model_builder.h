@@ -28,6 +28,7 @@ struct BodyDesc {
   std::string name;  // used in error messages
   BodyKind kind = BodyKind::Solid;
   std::vector<glm::uvec3> triangles;  // Cloth only
+  std::vector<glm::uvec2> segments;   // Strand only: polyline segments (vertex pairs)
 };
 
 struct ColoringSummary {
@@ -57,9 +58,12 @@ struct ModelBuildOptions {
 // density/E (thickness for cloth), Poisson ratio outside [0, 0.5).
 // A cloth body of a triangle surface, as it is (its material and name to be set).
 BodyDesc clothBody(const SurfaceMesh& surface);
+// A strand body of polylines: each a list of points, joined in order (its material and name to be set).
+BodyDesc strandBody(const std::vector<std::vector<glm::vec3>>& polylines);
 
-// Adds each cloth triangle's mass rho h A / 3 to its corners (on top of
-// whatever model.mass holds: the tets' share).
+// Adds each cloth triangle's mass rho h A / 3 to its corners and each strand
+// segment's rho (pi d^2 / 4) L / 2 to its ends (on top of whatever
+// model.mass holds: the tets' share).
 void addClothMass(SimModel& model);
 
 Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuildOptions& options = {},

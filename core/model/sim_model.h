@@ -44,8 +44,11 @@ struct Csr {
 
 // What a body is made of. A solid is a tet mesh; a cloth is a triangle sheet
 // (no tets) whose membrane is its edge springs (clothEdgeModulus in material.h),
-// drawn two-sided, with the lumped mass rho h A / 3 per triangle corner.
-enum class BodyKind : uint8_t { Solid, Cloth };
+// drawn two-sided, with the lumped mass rho h A / 3 per triangle corner; a
+// strand is a set of polylines (hair, rope) whose segments are axial springs
+// E A / L (strandAxialStiffness) with the lumped mass rho A L / 2 per segment
+// end, A the cross-section of diameter Material::thickness.
+enum class BodyKind : uint8_t { Solid, Cloth, Strand };
 
 struct SimModel {
   // --- per vertex ---
@@ -73,8 +76,14 @@ struct SimModel {
   std::vector<uint32_t> clothTriangleBody;
   Csr vertexClothTriangles;                // per vertex: the cloth triangles it is a corner of (wind)
 
-  // --- cloth bending hinges (interior edges of the sheets), in hinge-colour order ---
-  std::vector<glm::uvec4> hinges;          // (x0, x1) the edge, (x2, x3) the opposite corners
+  // --- strands (bodies of kind Strand): their polyline segments, also in `edges` ---
+  std::vector<glm::uvec2> strandSegments;
+  std::vector<uint32_t> strandSegmentBody;
+
+  // --- bending hinges, in hinge-colour order: interior edges of the sheets
+  // (x0, x1 the edge, x2, x3 the opposite corners) and interior points of the
+  // strands (x0 the point before, x1 the point, x2 the one after, x3 = x1 with weight 0) ---
+  std::vector<glm::uvec4> hinges;
   std::vector<glm::vec4> hingeWeights;     // k_j [1/m]: E = D/2 |sum_j k_j x_j|^2 (core/model/cloth_bending.h)
   std::vector<uint32_t> hingeBody;
   ColorRanges hingeColors;                 // no two hinges of one colour share a vertex
@@ -103,6 +112,8 @@ struct SimModel {
   // contacts (a vertex is kept on the side it came from, core/sim/body_contact_detection.cpp).
   uint32_t firstTwoSidedTriangle() const { return uint32_t(boundaryTriangles.size() - clothTriangles.size()); }
   bool isCloth(uint32_t body) const { return body < bodyKind.size() && bodyKind[body] == BodyKind::Cloth; }
+  bool isStrand(uint32_t body) const { return body < bodyKind.size() && bodyKind[body] == BodyKind::Strand; }
+  bool hasStrands() const { return !strandSegments.empty(); }
 };
 
 }  // namespace tetlab

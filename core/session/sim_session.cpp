@@ -391,10 +391,11 @@ void SimSession::setMaterial(uint32_t body, const Material& material) {
   if (body >= m.materials.size()) return;
   const Material& old = m.materials[body];
   // A cloth's thickness scales its mass per area (rho h) and its membrane stiffness (E h).
-  const bool thicknessChanged = m.isCloth(body) && old.thickness != material.thickness;
+  const bool thicknessChanged = (m.isCloth(body) || m.isStrand(body)) && old.thickness != material.thickness;
   const bool densityChanged = old.density != material.density || thicknessChanged;
   const bool elasticChanged =
-      old.youngsModulus != material.youngsModulus || old.poissonRatio != material.poissonRatio || thicknessChanged;
+      old.youngsModulus != material.youngsModulus || old.poissonRatio != material.poissonRatio || thicknessChanged ||
+      old.bendingStiffness != material.bendingStiffness;
   // An unchanged material keeps the revision, so nothing derived is re-made (the panel calls this per edit).
   if (!densityChanged && !elasticChanged && old.damping == material.damping) return;
   // A new E, nu or density changes the energy under the bodies (damping only removes it).

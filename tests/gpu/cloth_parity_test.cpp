@@ -191,6 +191,31 @@ TEST(ClothGpuParity, StiffBendingSheetHeldAtTwoCornersEverySolver) {
       0.01);
 }
 
+// Strands: axial springs E A / L through the edge family and the rod's
+// bending through the hinges (a strand hinge repeats its point with weight 0,
+// which the position-based kernels must not store back), every solver.
+TEST(ClothGpuParity, StrandsPinnedAtOneEndEverySolver) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  std::vector<std::vector<glm::vec3>> lines;
+  for (int s = 0; s < 3; ++s) {
+    std::vector<glm::vec3> points;
+    for (int k = 0; k <= 12; ++k)
+      points.emplace_back(0.02f * float(k), 0.5f + 0.004f * float(k % 2), 0.05f * float(s));
+    lines.push_back(points);
+  }
+  BodyDesc body = strandBody(lines);
+  body.material.youngsModulus = 1.0e7f;
+  body.material.density = 1000.0f;
+  body.material.thickness = 0.005f;
+  body.material.bendingStiffness = 2.0e-3f;
+  body.material.damping = 0.002f;
+  body.name = "strands";
+  test::ParityScene scene = test::makeParityScene(body);
+  pinVertices(scene.model, scene.state, [](glm::vec3 p) { return p.x < 0.01f; });
+  ASSERT_GT(scene.model.hingeCount(), 0u);
+  expectParityEverySolver(ctx, scene, [](SolverSettings& s) { s.colliders.ground.enabled = false; }, 0.01);
+}
+
 TEST(ClothGpuParity, SheetInGustyWindEverySolver) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   expectParityEverySolver(
