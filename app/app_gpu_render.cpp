@@ -22,6 +22,7 @@ void App::syncGpuRendering() {
     return;
   }
   if (renderPositions_ || !gpuRenderProblem_.empty()) return;  // running, or tried and failed for this scene
+  if (simView_->surfaceCount() == 0) return;  // strands only: lines, no surface to embed
 
   std::vector<RenderSurfaceInput> inputs;
   for (size_t i = 0; i < simView_->surfaceCount(); ++i)

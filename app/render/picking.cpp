@@ -151,4 +151,22 @@ glm::vec3 dragPlaneTarget(const OrbitCamera& camera, glm::vec2 cursor, glm::vec2
   return intersectRayPlane(ray, grabbedPoint, camera.forward()).value_or(grabbedPoint);
 }
 
+std::optional<PointHit> pickNearPoint(const Ray& ray, std::span<const glm::vec4> x,
+                                      std::span<const uint32_t> candidates, float maxAngle) {
+  std::optional<PointHit> best;
+  float bestAngle = maxAngle;
+  for (uint32_t v : candidates) {
+    if (v >= x.size()) continue;
+    const glm::vec3 d = glm::vec3(x[v]) - ray.origin;
+    const float t = glm::dot(d, ray.direction);
+    if (!(t > 0.0f)) continue;
+    const float angle = std::atan2(glm::length(d - t * ray.direction), t);
+    if (angle < bestAngle) {
+      bestAngle = angle;
+      best = PointHit{v, t};
+    }
+  }
+  return best;
+}
+
 }  // namespace tetlab

@@ -79,6 +79,16 @@ AttachmentWeights embeddedAttachment(const SurfaceEmbedding& embedding, const gl
 
 // Simulation vertex nearest to point (xyz of x); nullopt when x is empty.
 std::optional<uint32_t> nearestVertex(std::span<const glm::vec4> x, glm::vec3 point);
+
+// Lines have no area to hit: the candidate vertex nearest to the ray in angle
+// as seen from its origin, within maxAngle [rad] (strands). Returns the vertex
+// and its distance along the ray.
+struct PointHit {
+  uint32_t vertex = 0;
+  float t = 0.0f;
+};
+std::optional<PointHit> pickNearPoint(const Ray& ray, std::span<const glm::vec4> x,
+                                      std::span<const uint32_t> candidates, float maxAngle);
 // The same among a candidate list (e.g. an AttachmentWeights' vertices); nullopt when empty.
 std::optional<uint32_t> nearestVertexAmong(std::span<const glm::vec4> x, std::span<const uint32_t> candidates,
                                            glm::vec3 point);

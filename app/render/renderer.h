@@ -46,6 +46,8 @@ struct RenderSettings {
   glm::vec3 cellEdgeColor{0.10f, 0.10f, 0.12f};   // sRGB, tet edges on cut-away cells
   glm::vec3 cellAlbedo{0.92f, 0.80f, 0.62f};      // sRGB, tets without a field: paler than the skin so the inside reads as inside
   glm::vec3 wireColor{0.85f, 0.90f, 1.0f};        // sRGB, wireframe edges without a field
+  glm::vec3 strandColor{0.42f, 0.26f, 0.14f};     // sRGB, strands (hair, rope)
+  float strandWidth = 2.0f;                        // [px] where the driver draws wide lines
 };
 
 // The background colour at height v in [0, 1] (0 = bottom row, 1 = top row)
@@ -111,6 +113,8 @@ class Renderer {
                        const glm::mat4& viewProj, const RenderSettings& settings, bool ghost) const;
   void drawSimCells(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
                     const glm::mat4& viewProj, const RenderSettings& settings) const;
+  void drawSimStrands(const SimView& scene, const OrbitCamera& camera, const glm::mat4& viewProj,
+                      const RenderSettings& settings) const;
   void drawSimLines(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
                     const glm::mat4& viewProj, const RenderSettings& settings) const;
   void drawSimOverlays(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,

@@ -54,6 +54,7 @@ void Renderer::render(const OrbitCamera& camera, glm::ivec2 viewportSize, const 
       break;
     case ViewMode::kWireframe: break;
   }
+  drawSimStrands(scene, camera, viewProj, settings);
   drawSimOverlays(scene, view, camera, viewProj, viewportSize, settings);
   drawGround(camera, viewProj, &scene.bounds(), scene.groundHeight_, settings);
   if (view.mode == ViewMode::kWireframe) {
@@ -135,6 +136,34 @@ void Renderer::drawSimCells(const SimView& scene, const ViewSettings& view, cons
   glBindVertexArray(scene.cellBuffer_.vao.id());
   glDrawArrays(GL_TRIANGLES, 0, GLsizei(scene.cellBuffer_.count));
   glBindVertexArray(0);
+}
+
+// Strands as opaque depth-tested lines of one colour, as wide as the driver allows.
+void Renderer::drawSimStrands(const SimView& scene, const OrbitCamera& camera, const glm::mat4& viewProj,
+                              const RenderSettings& settings) const {
+  if (scene.strandBuffer_.count == 0) return;
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LEQUAL);
+  glDepthMask(GL_TRUE);
+  lineProgram_.use();
+  lineProgram_.set("uViewProj", viewProj);
+  setColorTables(lineProgram_, true);
+  lineProgram_.set("uColorMode", 0);
+  lineProgram_.set("uColor", settings.strandColor);
+  lineProgram_.set("uRange", glm::vec2(0.0f, 1.0f));
+  lineProgram_.set("uAlpha", 1.0f);
+  lineProgram_.set("uEye", camera.eye());
+  lineProgram_.set("uForward", camera.forward());
+  lineProgram_.set("uDepthRange", glm::vec2(0.0f, 1.0f));
+  lineProgram_.set("uFarFade", 1.0f);
+  // Core profiles may cap the width at 1 (GL_ALIASED_LINE_WIDTH_RANGE): clamp to what is offered.
+  GLfloat range[2] = {1.0f, 1.0f};
+  glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
+  glLineWidth(std::clamp(settings.strandWidth, range[0], range[1]));
+  glBindVertexArray(scene.strandBuffer_.vao.id());
+  glDrawArrays(GL_LINES, 0, GLsizei(scene.strandBuffer_.count));
+  glBindVertexArray(0);
+  glLineWidth(1.0f);
 }
 
 void Renderer::drawSimLines(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,

@@ -44,7 +44,8 @@ std::vector<RenderSurface> renderSurfacesFrom(std::span<const BodySurface> surfa
   std::vector<RenderSurface> out;
   out.reserve(surfaces.size());
   for (const BodySurface& s : surfaces)
-    out.push_back(RenderSurface{s.name, s.surface.triangles, s.embedding, s.cloth});
+    if (!s.surface.triangles.empty())  // a strand body has none: it is drawn as lines
+      out.push_back(RenderSurface{s.name, s.surface.triangles, s.embedding, s.cloth});
   return out;
 }
 
@@ -102,12 +103,19 @@ size_t hashColliders(const Colliders& c) {
 }  // namespace
 
 Result<SimView> SimView::create(const SimModel& model, std::vector<RenderSurface> surfaces) {
-  if (model.vertexCount() == 0 || (model.tetCount() == 0 && !model.hasCloth()))
+  if (model.vertexCount() == 0 || (model.tetCount() == 0 && !model.hasCloth() && !model.hasStrands()))
     return Error{"cannot view an empty model"};
-  if (surfaces.empty()) surfaces.push_back(boundaryRenderSurface(model));
+  if (surfaces.empty() && !model.boundaryTriangles.empty()) surfaces.push_back(boundaryRenderSurface(model));
   SimView view;
   view.modelVertices_ = model.vertexCount();
   view.modelTets_ = model.tetCount();
+  for (const glm::uvec2& seg : model.strandSegments) {
+    view.strandVertices_.push_back(seg.x);
+    view.strandVertices_.push_back(seg.y);
+  }
+  std::sort(view.strandVertices_.begin(), view.strandVertices_.end());
+  view.strandVertices_.erase(std::unique(view.strandVertices_.begin(), view.strandVertices_.end()),
+                             view.strandVertices_.end());
   view.faceTets_ = boundaryFaceTets(model);
   view.neighbors_ = tetFaceNeighbors(model);
   const Bounds rest = computeBounds(model.restPositions);
@@ -145,7 +153,8 @@ Result<SimView> SimView::create(const SimModel& model, std::vector<RenderSurface
   }
 
   // Dynamic buffers: cells (CellVertex), lines (LineVertex), points (vec3).
-  for (DynamicBuffer* b : {&view.cellBuffer_, &view.lineBuffer_, &view.pinBuffer_, &view.attachBuffer_}) {
+  for (DynamicBuffer* b :
+       {&view.cellBuffer_, &view.lineBuffer_, &view.pinBuffer_, &view.attachBuffer_, &view.strandBuffer_}) {
     b->vao = makeGlVertexArray();
     b->buffer = makeGlBuffer();
   }
@@ -155,7 +164,7 @@ Result<SimView> SimView::create(const SimModel& model, std::vector<RenderSurface
   setupAttribute(1, 3, sizeof(CellVertex), offsetof(CellVertex, normal));
   setupAttribute(2, 3, sizeof(CellVertex), offsetof(CellVertex, barycentric));
   setupAttribute(3, 3, sizeof(CellVertex), offsetof(CellVertex, values));
-  for (DynamicBuffer* b : {&view.lineBuffer_, &view.attachBuffer_}) {
+  for (DynamicBuffer* b : {&view.lineBuffer_, &view.attachBuffer_, &view.strandBuffer_}) {
     glBindVertexArray(b->vao.id());
     glBindBuffer(GL_ARRAY_BUFFER, b->buffer.id());
     setupAttribute(0, 3, sizeof(LineVertex), offsetof(LineVertex, position));
@@ -249,6 +258,13 @@ void SimView::update(const SimModel& model, const State& state, const Colliders&
   updateRange(view, shown);
   shownField_ = hasField ? view.field : ColorField::kNone;
   uploadGeometry();
+  // Strands have no surface: their segments are drawn as lines in every mode.
+  strandLines_.clear();
+  for (const glm::uvec2& seg : model.strandSegments) {
+    strandLines_.push_back({glm::vec3(x[seg.x]), 0.0f});
+    strandLines_.push_back({glm::vec3(x[seg.y]), 0.0f});
+  }
+  fill(strandBuffer_, strandLines_.data(), strandLines_.size() * sizeof(LineVertex), strandLines_.size());
   // After embedSurfaces: the pin radius scales with this frame's bounds.
   updateOverlays(x, state.mouse, colliders, view);
 }
@@ -408,6 +424,18 @@ std::optional<ScenePick> SimView::pick(const Ray& ray, std::span<const glm::vec4
     pick.attachment = embeddedAttachment(surfaces_[i].source.embedding, surfaces_[i].source.triangles[hit->triangle],
                                          hit->barycentric);
     pick.nearestVertex = nearestVertex(x, hit->point).value_or(0u);
+    best = std::move(pick);
+  }
+  // Strands: the point within 1 degree of the cursor's ray, when nearer than any surface hit.
+  if (const std::optional<PointHit> p = pickNearPoint(ray, x, strandVertices_, 0.0175f);
+      p && (!best || p->t < best->hit.t)) {
+    ScenePick pick;
+    pick.surface = UINT32_MAX;
+    pick.hit.t = p->t;
+    pick.hit.point = glm::vec3(x[p->vertex]);
+    pick.attachment.vertices = {p->vertex};
+    pick.attachment.weights = {1.0f};
+    pick.nearestVertex = p->vertex;
     best = std::move(pick);
   }
   return best;

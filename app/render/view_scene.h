@@ -60,7 +60,7 @@ Status validateRenderSurface(const SimModel& model, const RenderSurface& surface
 
 // Result of picking the scene's render surfaces.
 struct ScenePick {
-  uint32_t surface = 0;           // which RenderSurface
+  uint32_t surface = 0;           // which RenderSurface (UINT32_MAX: a strand point, hit.triangle unused)
   SurfaceHit hit;                 // triangle, point, barycentrics
   AttachmentWeights attachment;   // simulation vertices + weights (sum 1) to drive with State::mouse
   uint32_t nearestVertex = 0;     // simulation vertex nearest to the hit point (for pinning)
@@ -101,6 +101,7 @@ class SimView {
   // lines, and pinned vertices drawn.
   size_t cellVertexCount() const { return drawCells_ ? cellBuffer_.count : 0; }
   size_t lineVertexCount() const { return drawLines_ ? lineBuffer_.count : 0; }
+  size_t strandVertexCount() const { return strandBuffer_.count; }
   size_t pinCount() const { return pinBuffer_.count; }
   bool drawsSurfaces() const { return drawSurfaces_; }
 
@@ -165,8 +166,10 @@ class SimView {
   std::vector<uint32_t> keptTets_, cutScratch_;
   std::vector<CellVertex> cells_;
   std::vector<LineVertex> lines_;
+  std::vector<LineVertex> strandLines_;  // strand segments (SimModel::strandSegments), every mode
+  std::vector<uint32_t> strandVertices_;  // strand points, ascending: picked by angle (pickNearPoint)
   std::vector<glm::vec3> pins_;
-  DynamicBuffer cellBuffer_, lineBuffer_, pinBuffer_, attachBuffer_;
+  DynamicBuffer cellBuffer_, lineBuffer_, pinBuffer_, attachBuffer_, strandBuffer_;
   std::optional<GpuMesh> colliderMesh_;
   size_t colliderSignature_ = 0;
   Bounds bounds_;

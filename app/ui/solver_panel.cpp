@@ -343,13 +343,13 @@ void drawConstraintToggles(SimSession& session) {
     slider("tether slack", session.settings().positionBased.tetherSlack, 0.0f, 0.5f, "%.3f",
            "A vertex may move (1 + slack) times its rest distance from its nearest pin [-].");
   itemTooltip("Contacts with the ground and the analytic colliders, with Coulomb friction [-].");
+  ImGui::Checkbox("bending", &c.bending);
+  itemTooltip("Bending of sheets and strands: each interior edge of a sheet and each interior point of a strand "
+              "resists bending with its material's D or E I, on every solver. Off: sheets fold and strands kink "
+              "freely [-].");
   ImGui::Checkbox("body contacts", &c.bodyContacts);
   itemTooltip("Bodies push on each other: every surface vertex against the nearest surface triangle of another "
               "body, found each substep, with Coulomb friction [-].");
-  ImGui::SameLine(170);
-  ImGui::Checkbox("bending", &c.bending);
-  itemTooltip("Cloth bending: each interior edge of a sheet resists folding with the material's bending "
-              "stiffness D (isometric quadratic bending), on every solver. Off: sheets fold freely [-].");
   if (c.bodyContacts) {
     // Always visible with the toggle: how many contacts hold, and whether any were dropped.
     const StepDiagnostics& d = session.diagnostics();
@@ -380,12 +380,14 @@ void drawMaterials(SimSession& session) {
     ImGui::PushID(int(b));
     Material m = session.material(b);
     const BodyRange& body = built.bodies[b];
-    const bool cloth = session.model().isCloth(b);
+    const bool cloth = session.model().isCloth(b), strand = session.model().isStrand(b);
     ImGui::SetNextItemOpen(b == 0, ImGuiCond_Once);
-    const bool open = cloth ? ImGui::TreeNode("body", "%s  (cloth: %u vertices)", body.name.c_str(),
-                                              body.vertexEnd - body.vertexBegin)
-                            : ImGui::TreeNode("body", "%s  (%u vertices, %u tets)", body.name.c_str(),
-                                              body.vertexEnd - body.vertexBegin, body.tets);
+    const bool open = cloth    ? ImGui::TreeNode("body", "%s  (cloth: %u vertices)", body.name.c_str(),
+                                                 body.vertexEnd - body.vertexBegin)
+                      : strand ? ImGui::TreeNode("body", "%s  (strands: %u points)", body.name.c_str(),
+                                                 body.vertexEnd - body.vertexBegin)
+                               : ImGui::TreeNode("body", "%s  (%u vertices, %u tets)", body.name.c_str(),
+                                                 body.vertexEnd - body.vertexBegin, body.tets);
     if (open) {
       bool changed = false;
       changed |= logSlider("Young's modulus", m.youngsModulus, 1e3f, 1e10f, "%.3g Pa",
@@ -410,6 +412,24 @@ void drawMaterials(SimSession& session) {
           changed |= logSlider("bending D", m.bendingStiffness, 1e-9f, 1e-1f, "%.3g N m",
                                "Bending stiffness D [N m] of the sheet's hinges (isometric quadratic bending, "
                                "Bergou et al. 2006): the energy of a bent sheet is D/2 curvature^2 per area.");
+        }
+      } else if (strand) {
+        changed |= logSlider("diameter", m.thickness, 1e-5f, 5e-2f, "%.2g m",
+                             "Strand diameter d [m]: mass rho pi d^2 / 4 per length, axial stiffness E pi d^2 / 4.");
+        bool rod = m.bendingStiffness < 0.0f;
+        if (ImGui::Checkbox("round-rod bending", &rod)) {
+          m.bendingStiffness = rod ? -1.0f : strandBendingStiffness(m);
+          changed = true;
+        }
+        itemTooltip("On: the bending stiffness of a round rod of this material, E I = E pi d^4 / 64. Off: set E I "
+                    "directly (hair is a few 1e-12 N m^2 per strand; the preset's thick strands more).");
+        if (rod) {
+          ImGui::SameLine();
+          ImGui::TextDisabled("E I = %.3g N m^2", double(strandBendingStiffness(m)));
+        } else {
+          changed |= logSlider("bending E I", m.bendingStiffness, 1e-12f, 1e-1f, "%.3g N m^2",
+                               "Bending stiffness E I [N m^2] of every interior strand point: E I / 2 curvature^2 "
+                               "per length.");
         }
       } else
         changed |= slider("Poisson ratio", m.poissonRatio, 0.0f, 0.499f, "%.3f",

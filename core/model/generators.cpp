@@ -184,4 +184,35 @@ SurfaceMesh makeClothPatch(glm::vec3 minCorner, glm::vec2 size, glm::uvec2 cells
   return m;
 }
 
+std::vector<std::vector<glm::vec3>> makeHair(glm::vec3 center, float radius, uint32_t strands, uint32_t points,
+                                             float length, float capDegrees, float jitter, uint64_t seed) {
+  std::vector<std::vector<glm::vec3>> out;
+  if (strands == 0 || points < 2) return out;
+  uint64_t state = seed;
+  const auto uniform = [&state]() {  // splitmix64, in [-1, 1]
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return float(double(z >> 11) * (2.0 / 9007199254740992.0) - 1.0);
+  };
+  const double minCos = std::cos(double(capDegrees) * 3.14159265358979 / 180.0);
+  const double golden = 3.14159265358979 * (3.0 - std::sqrt(5.0));
+  const float segment = length / float(points - 1);
+  for (uint32_t s = 0; s < strands; ++s) {
+    // Equal-area spacing in cos(theta) over the cap, golden-angle turns in phi.
+    const double cosTheta = 1.0 - (1.0 - minCos) * (double(s) + 0.5) / double(strands);
+    const double sinTheta = std::sqrt(std::max(0.0, 1.0 - cosTheta * cosTheta));
+    const double phi = golden * double(s);
+    glm::vec3 dir(float(sinTheta * std::cos(phi)), float(cosTheta), float(sinTheta * std::sin(phi)));
+    std::vector<glm::vec3> line{center + radius * dir};
+    for (uint32_t k = 1; k < points; ++k) {
+      if (jitter > 0.0f) dir = glm::normalize(dir + jitter * glm::vec3(uniform(), uniform(), uniform()));
+      line.push_back(line.back() + segment * dir);
+    }
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
 }  // namespace tetlab

@@ -9,6 +9,7 @@
 //   5-tet split: one central tet plus four corners; neighbouring cubes must be
 //     mirrored (checkerboard parity) for the face diagonals to match.
 #include <cstdint>
+#include <vector>
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
@@ -50,5 +51,13 @@ TetMesh makeTorusTetMesh(glm::vec3 center, float majorRadius, float minorRadius,
 // Triangles wind counter-clockwise seen from +y. Vertex (i, j) has index
 // i + (cells.x + 1) * j. cells >= 1 each.
 SurfaceMesh makeClothPatch(glm::vec3 minCorner, glm::vec2 size, glm::uvec2 cells);
+
+// Hair: `strands` polylines of `points` points (>= 2), each grown from a root on
+// the sphere (center, radius) along its normal, `length` long. Roots follow a
+// Fibonacci spiral over the cap within capDegrees of +y (even spacing, no
+// clumps); jitter turns each segment from the one before by a random vector of
+// that fraction of its length (splitmix64 from seed; 0: straight).
+std::vector<std::vector<glm::vec3>> makeHair(glm::vec3 center, float radius, uint32_t strands, uint32_t points,
+                                             float length, float capDegrees, float jitter, uint64_t seed);
 
 }  // namespace tetlab

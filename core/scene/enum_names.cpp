@@ -24,7 +24,7 @@ constexpr EnumName<TetMethod> kMethods[] = {
     {TetMethod::Auto, "auto"}, {TetMethod::TetGenOnly, "tetgen_only"}, {TetMethod::VoxelOnly, "voxel_only"}};
 constexpr EnumName<BodySource> kSources[] = {
     {BodySource::Mesh, "mesh"}, {BodySource::Box, "box"}, {BodySource::Sphere, "sphere"}, {BodySource::Torus, "torus"},
-    {BodySource::Cloth, "cloth"}};
+    {BodySource::Cloth, "cloth"}, {BodySource::Hair, "hair"}};
 constexpr EnumName<BodyKindChoice> kKinds[] = {
     {BodyKindChoice::Auto, "auto"}, {BodyKindChoice::Solid, "solid"}, {BodyKindChoice::Cloth, "cloth"}};
 constexpr EnumName<GpuSchedule> kSchedules[] = {

@@ -43,6 +43,8 @@ struct BodyGeometry {
   TetMesh tets;
   BodyKind kind = BodyKind::Solid;
   std::vector<glm::uvec3> clothTriangles;
+  std::vector<glm::uvec2> strandSegments;
+  std::vector<uint32_t> roots;         // body-local vertices pinned by the generator (hair roots)
   std::optional<SurfaceMesh> surface;  // OBJ bodies: the user's surface
   std::string note;
   std::vector<std::string> warnings;
@@ -147,7 +149,7 @@ TetMesh keepCells(const TetMesh& mesh, const std::vector<Region>& keep) {
   return out;
 }
 
-Result<BodyGeometry> makeGeneratedGeometry(const BodySpec& spec) {
+Result<BodyGeometry> makeGeneratedGeometry(const BodySpec& spec, uint64_t seed) {
   BodyGeometry g;
   switch (spec.source) {
     case BodySource::Box:
@@ -176,6 +178,23 @@ Result<BodyGeometry> makeGeneratedGeometry(const BodySpec& spec) {
       g.tets.positions = std::move(patch.positions);
       g.clothTriangles = std::move(patch.triangles);
       g.note = "cloth patch generator";
+      break;
+    }
+    case BodySource::Hair: {
+      const HairGenerator& h = spec.hair;
+      BodyDesc strands = strandBody(
+          makeHair(h.center, h.radius, h.strands, h.points, h.length, h.capDegrees, h.jitter, seed));
+      g.kind = BodyKind::Strand;
+      g.tets.positions = std::move(strands.mesh.positions);
+      g.strandSegments = std::move(strands.segments);
+      // The root and the next point: a clamped root, so a strand leaves the scalp along its normal
+      // (one pinned point would be a free hinge there: no bending term acts at a strand's end).
+      for (uint32_t s = 0; s < h.strands; ++s) {
+        g.roots.push_back(s * h.points);
+        if (h.points > 2) g.roots.push_back(s * h.points + 1);
+      }
+      g.note = "hair generator (" + std::to_string(h.strands) + " strands of " + std::to_string(h.points) +
+               " points, roots clamped)";
       break;
     }
     case BodySource::Mesh:
@@ -286,6 +305,7 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
   SplitMix64 rng(desc.seed);
   std::vector<BodyDesc> bodies;
   std::vector<std::optional<SurfaceMesh>> surfaces;
+  std::vector<std::vector<uint32_t>> roots;  // per body, body-local
   BuiltScene built;
   for (size_t i = 0; i < n; ++i) {
     if (cancelled(cancel)) return Error{"loading cancelled"};
@@ -294,7 +314,7 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
     const ProgressWindow window{&progress, geometryShare * float(i) / float(n), geometryShare * float(i + 1) / float(n)};
     window("preparing " + name, 0.0f);
     Result<BodyGeometry> g = spec.source == BodySource::Mesh ? makeMeshGeometry(spec, options, window, cancel)
-                                                              : makeGeneratedGeometry(spec);
+                                                              : makeGeneratedGeometry(spec, desc.seed + i);
     if (!g) return Error{"body '" + name + "': " + g.error().message};
     placeBody(spec.transform, rng, *g);
     for (const std::string& w : g->warnings) built.warnings.push_back(name + ": " + w);
@@ -304,7 +324,9 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
     range.tets = uint32_t(g->tets.tets.size());
     built.bodies.push_back(range);
     surfaces.push_back(std::move(g->surface));
-    bodies.push_back(BodyDesc{std::move(g->tets), spec.material, name, g->kind, std::move(g->clothTriangles)});
+    roots.push_back(std::move(g->roots));
+    bodies.push_back(BodyDesc{std::move(g->tets), spec.material, name, g->kind, std::move(g->clothTriangles),
+                              std::move(g->strandSegments)});
   }
   if (cancelled(cancel)) return Error{"loading cancelled"};
   if (progress) progress("building the model (colouring, adjacency)", geometryShare);
@@ -358,6 +380,7 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
         const glm::vec3 p = m.restPositions[v];
         if (glm::all(glm::greaterThanEqual(p, region.min)) && glm::all(glm::lessThanEqual(p, region.max))) pinned[v] = 1;
       }
+    for (uint32_t local : roots[i]) pinned[range.vertexBegin + local] = 1;
   }
   for (uint32_t v = 0; v < m.vertexCount(); ++v)
     if (pinned[v]) built.regionPins.push_back(v);

@@ -22,7 +22,7 @@
 
 namespace tetlab {
 
-enum class BodySource : uint8_t { Mesh, Box, Sphere, Torus, Cloth };
+enum class BodySource : uint8_t { Mesh, Box, Sphere, Torus, Cloth, Hair };
 
 // What a Mesh body becomes: a tet-meshed solid or a cloth sheet (the surface's
 // own triangles). Auto: a closed surface is a solid, an open one (boundary
@@ -71,6 +71,23 @@ struct ClothGenerator {
   glm::uvec2 cells{16u, 16u};           // cells along x and z, >= 1
 };
 
+// Hair (a strand body): `strands` strands of `points` points grown along the
+// normals of a sphere (the head) from roots spread evenly over the cap within
+// capDegrees of +y; each root and the point after it are pinned (a clamped
+// root: the strand leaves the head along the normal). jitter turns each segment by a random
+// amount (a fraction of its length) from the one before, seeded by the scene's
+// seed. The strands' rest state is straight (cloth_bending.h), so jitter sets
+// the start shape, not a curl that stays.
+struct HairGenerator {
+  glm::vec3 center{0.0f, 1.0f, 0.0f};  // [m]
+  float radius = 0.1f;                 // [m]
+  uint32_t strands = 48;
+  uint32_t points = 10;                // per strand, >= 2
+  float length = 0.2f;                 // [m]
+  float capDegrees = 60.0f;            // [deg]
+  float jitter = 0.0f;                 // [-]
+};
+
 // The tetrahedralization options a user may set for an OBJ body (TetOptions subset).
 struct TetSpec {
   int targetTets = 3000;            // approximate tet count [-]
@@ -115,6 +132,7 @@ struct BodySpec {
   SphereGenerator sphere;
   TorusGenerator torus;
   ClothGenerator cloth;
+  HairGenerator hair;
   BodyKindChoice kind = BodyKindChoice::Auto;  // Mesh only
   BodyTransform transform;
   Material material;

@@ -78,6 +78,12 @@ JsonOut writeBody(const BodySpec& b) {
     case BodySource::Cloth:
       out["cloth"] = {{"min", jsonVec3(b.cloth.min)}, {"size", jsonVec2(b.cloth.size)}, {"cells", jsonUvec2(b.cloth.cells)}};
       break;
+    case BodySource::Hair:
+      out["hair"] = {{"center", jsonVec3(b.hair.center)},   {"radius", jsonFloat(b.hair.radius)},
+                     {"strands", b.hair.strands},            {"points", b.hair.points},
+                     {"length", jsonFloat(b.hair.length)},   {"cap_deg", jsonFloat(b.hair.capDegrees)},
+                     {"jitter", jsonFloat(b.hair.jitter)}};
+      break;
   }
   out["transform"] = writeTransform(b.transform);
   out["material"] = writeMaterial(b.material);
@@ -169,11 +175,11 @@ void readBody(JsonObject o, size_t index, BodySpec& b) {
   b.name = "body " + std::to_string(index + 1);
   o.read("name", b.name);
   int sources = 0;
-  for (const char* key : {"mesh", "box", "sphere", "torus", "cloth"}) sources += o.has(key) ? 1 : 0;
+  for (const char* key : {"mesh", "box", "sphere", "torus", "cloth", "hair"}) sources += o.has(key) ? 1 : 0;
   if (sources != 1)
     JsonObject::fail(o.path(), sources == 0 ? "a body needs its geometry: one of \"mesh\": \"file.obj\", \"box\": {...}, "
-                                              "\"sphere\": {...}, \"torus\": {...} or \"cloth\": {...}"
-                                            : "a body has exactly one of \"mesh\", \"box\", \"sphere\", \"torus\" or \"cloth\"");
+                                              "\"sphere\": {...}, \"torus\": {...}, \"cloth\": {...} or \"hair\": {...}"
+                                            : "a body has exactly one of \"mesh\", \"box\", \"sphere\", \"torus\", \"cloth\" or \"hair\"");
   if (o.has("mesh")) {
     b.source = BodySource::Mesh;
     o.read("mesh", b.meshPath);
@@ -216,6 +222,17 @@ void readBody(JsonObject o, size_t index, BodySpec& b) {
     g->read("min", b.cloth.min);
     g->read("size", b.cloth.size, NumberRange::positive());
     g->read("cells", b.cloth.cells, 1, kMaxCells);
+    g->finish();
+  }
+  if (auto g = o.object("hair")) {
+    b.source = BodySource::Hair;
+    g->read("center", b.hair.center);
+    g->read("radius", b.hair.radius, NumberRange::positive());
+    g->read("strands", b.hair.strands, 1, 4096);
+    g->read("points", b.hair.points, 2, 256);
+    g->read("length", b.hair.length, NumberRange::positive());
+    g->read("cap_deg", b.hair.capDegrees, NumberRange::closed(0.0, 180.0));
+    g->read("jitter", b.hair.jitter, NumberRange::closed(0.0, 2.0));
     g->finish();
   }
   if (auto t = o.object("transform")) readTransform(*t, b.transform);

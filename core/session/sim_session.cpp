@@ -28,8 +28,8 @@ SimSession::~SimSession() = default;
 
 Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScene built) {
   const SimModel& built0 = built.scene.model;
-  if (built0.vertexCount() == 0 || (built0.tetCount() == 0 && !built0.hasCloth()))
-    return Error{"scene '" + desc.name + "' has no tets or cloth triangles to simulate"};
+  if (built0.vertexCount() == 0 || (built0.tetCount() == 0 && !built0.hasCloth() && !built0.hasStrands()))
+    return Error{"scene '" + desc.name + "' has no tets, cloth triangles or strands to simulate"};
   std::unique_ptr<SimSession> s(new SimSession());
   s->desc_ = std::move(desc);
   s->built_ = std::move(built);

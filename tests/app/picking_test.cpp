@@ -241,3 +241,25 @@ TEST(Picking, ReportsPickTimeOnTheBunnyAndA100kTriangleSphere) {
 
 }  // namespace
 }  // namespace tetlab
+
+namespace tetlab {
+namespace {
+
+// Strands have no triangles: a point is picked by its angle from the ray, the
+// nearest in angle within the bound, and none outside it or behind the eye.
+TEST(Picking, NearPointPicksTheStrandPointClosestInAngle) {
+  const Ray ray{glm::vec3(0.0f), glm::vec3(0.0f, 0.0f, -1.0f)};
+  const std::vector<glm::vec4> x = {{0.02f, 0.0f, -1.0f, 1.0f},    // 1.15 degrees off
+                                    {0.005f, 0.0f, -1.0f, 1.0f},   // 0.29 degrees off
+                                    {0.0f, 0.0f, 1.0f, 1.0f},      // behind the eye
+                                    {0.009f, 0.0f, -2.0f, 1.0f}};  // 0.26 degrees off, farther
+  const std::vector<uint32_t> all = {0, 1, 2, 3};
+  const auto hit = pickNearPoint(ray, x, all, 0.0175f);
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->vertex, 3u);
+  EXPECT_NEAR(hit->t, 2.0f, 1e-6f);
+  EXPECT_FALSE(pickNearPoint(ray, x, std::vector<uint32_t>{0, 2}, 0.0175f).has_value());
+}
+
+}  // namespace
+}  // namespace tetlab

@@ -217,6 +217,12 @@ BodyShape shapeOf(const SimModel& m, const State& s, uint32_t body, const BodyIn
     if (m.tetBody[t] == body) out.volume += m.restVolume[t];
   for (size_t t = 0; t < m.clothTriangles.size(); ++t)  // a sheet: area x thickness
     if (m.clothTriangleBody[t] == body) out.volume += m.clothTriangleArea[t] * m.materials[body].thickness;
+  for (size_t k = 0; k < m.strandSegments.size(); ++k)  // a strand: length x cross-section (diameter = thickness)
+    if (m.strandSegmentBody[k] == body) {
+      const double d = m.materials[body].thickness;
+      out.volume += 3.14159265358979 * d * d / 4.0 *
+                    glm::length(m.restPositions[m.strandSegments[k].x] - m.restPositions[m.strandSegments[k].y]);
+    }
   out.height = maxY - out.minY;
   return out;
 }

@@ -47,11 +47,15 @@ TEST(SceneBuild, EveryPresetFileBuildsWithSurfacesOnTheRestShape) {
     Result<BuiltScene> built = buildFile(entry.path().filename().string());
     ASSERT_TRUE(built.ok()) << built.error().message;
     const SimModel& m = built->scene.model;
-    EXPECT_GT(m.tetCount() + m.clothTriangles.size(), 0u);
+    EXPECT_GT(m.tetCount() + m.clothTriangles.size() + m.strandSegments.size(), 0u);
     ASSERT_EQ(built->surfaces.size(), built->bodies.size());
     std::vector<glm::vec4> rest(m.vertexCount());
     for (uint32_t i = 0; i < m.vertexCount(); ++i) rest[i] = glm::vec4(m.restPositions[i], 0.0f);
     for (const BodySurface& r : built->surfaces) {
+      if (m.isStrand(r.body)) {  // strands are drawn as lines: no surface
+        EXPECT_TRUE(r.surface.triangles.empty()) << r.name;
+        continue;
+      }
       ASSERT_FALSE(r.surface.triangles.empty()) << r.name;
       ASSERT_EQ(r.embedding.vertices.size(), r.surface.positions.size());
       const BodyRange& range = built->bodies[r.body];
@@ -300,6 +304,38 @@ TEST(SceneBuild, MeshCollidersLoadWithTheSceneAndBadOnesNameTheFile) {
 // Body kinds of an OBJ body: "auto" makes an open surface (a hemisphere cap
 // with a rim) a cloth of the surface's own triangles, drawn as they are; a
 // closed one stays a solid; "cloth" makes even a closed one a sheet.
+// The hair generator: strands of points grown along the head's normals, each
+// segment length / (points - 1), roots on the sphere and clamped (two points).
+TEST(SceneBuild, HairGrowsClampedStrandsFromTheHead) {
+  SceneDesc d;
+  BodySpec b;
+  b.name = "hair";
+  b.source = BodySource::Hair;
+  b.hair.center = glm::vec3(0.0f, 1.0f, 0.0f);
+  b.hair.radius = 0.1f;
+  b.hair.strands = 20;
+  b.hair.points = 6;
+  b.hair.length = 0.15f;
+  b.hair.capDegrees = 70.0f;
+  b.material.thickness = 1e-3f;
+  d.bodies = {b};
+  Result<BuiltScene> built = buildScene(d, assetOptions());
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  const SimModel& m = built->scene.model;
+  EXPECT_TRUE(m.isStrand(0));
+  EXPECT_EQ(m.vertexCount(), 20u * 6u);
+  EXPECT_EQ(m.strandSegments.size(), 20u * 5u);
+  EXPECT_EQ(m.hingeCount(), 20u * 4u) << "every interior point bends";
+  EXPECT_EQ(built->scene.pinned.size(), 20u * 2u) << "root and next point of every strand";
+  for (uint32_t s = 0; s < 20; ++s) {
+    const glm::vec3 root = m.restPositions[s * 6], tip = m.restPositions[s * 6 + 5];
+    EXPECT_NEAR(glm::length(root - b.hair.center), 0.1f, 1e-5f);
+    EXPECT_NEAR(glm::length(tip - b.hair.center), 0.25f, 1e-5f) << "straight along the normal without jitter";
+    EXPECT_GE(glm::normalize(root - b.hair.center).y, std::cos(70.0f * 3.14159265f / 180.0f) - 1e-5f) << "within the cap";
+  }
+  EXPECT_TRUE(built->surfaces.empty() || built->surfaces[0].surface.triangles.empty()) << "drawn as lines";
+}
+
 TEST(SceneBuild, OpenObjBecomesClothAndKindOverridesIt) {
   const fs::path dir = fs::temp_directory_path() / "tetlab_cloth_kind_test";
   fs::create_directories(dir);
