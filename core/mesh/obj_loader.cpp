@@ -227,6 +227,9 @@ Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& opt
   ObjLoadReport& report = out.report;
   reportPrescanFindings(path, *scan, report);
 
+  if (scan->faceCount == 0)
+    return Error{path + ": no faces ('f' lines), only " + plural(scan->lineCount, "polyline") +
+                 ": load it as strands (a scene body with \"kind\": \"strand\" or \"auto\")"};
   Result<ParsedObj> parsed = parseWithTinyObj(path, *bytes, *scan);
   if (!parsed) return parsed.error();
   SurfaceMesh& mesh = out.mesh;
@@ -244,6 +247,68 @@ Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& opt
   // After the repairs, so removed unreferenced vertices do not count in the fitted bounds.
   if (options.normalizeScale) {
     if (Status s = fitToSize(path, options, out); !s) return s.error();
+  }
+  return out;
+}
+
+Result<ObjContents> scanObjContents(const std::string& path) {
+  Result<std::string> bytes = readFileBytes(path);
+  if (!bytes) return bytes.error();
+  Result<ObjPrescan> scan = prescanObjText(path, *bytes);
+  if (!scan) return scan.error();
+  return ObjContents{scan->faceCount, scan->lineCount};
+}
+
+Result<LoadedPolylines> loadObjPolylines(const std::string& path, const ObjLoadOptions& options) {
+  Result<std::string> bytes = readFileBytes(path);
+  if (!bytes) return bytes.error();
+  Result<ObjPrescan> scan = prescanObjText(path, *bytes);
+  if (!scan) return scan.error();
+  if (scan->lineCount == 0)
+    return Error{path + ": no polylines ('l' lines) to make strands of; the file has " +
+                 plural(scan->faceCount, "face") + " (load it as a solid or a cloth)"};
+  Result<ParsedObj> parsed = parseWithTinyObj(path, *bytes, *scan);
+  if (!parsed) return parsed.error();
+  SurfaceMesh points;
+  collectPositions(parsed->attrib, points);
+  LoadedPolylines out;
+  size_t dropped = 0;
+  for (const tinyobj::shape_t& shape : parsed->shapes) {
+    size_t offset = 0;
+    for (int count : shape.lines.num_line_vertices) {
+      std::vector<glm::vec3> line;
+      for (int k = 0; k < count; ++k) {
+        const int vi = shape.lines.indices[offset + size_t(k)].vertex_index;
+        if (vi < 0 || size_t(vi) >= points.positions.size())
+          return Error{path + ": a polyline uses vertex " + std::to_string(vi + 1) + " outside 1.." +
+                       std::to_string(points.positions.size())};
+        const glm::vec3 p = points.positions[size_t(vi)];
+        if (!line.empty() && line.back() == p) {
+          ++dropped;
+          continue;
+        }
+        line.push_back(p);
+      }
+      offset += size_t(count);
+      if (line.size() < 2)
+        return Error{path + ": polyline " + std::to_string(out.lines.size() + 1) +
+                     " has fewer than two distinct points; remove it"};
+      out.lines.push_back(std::move(line));
+    }
+  }
+  if (out.lines.empty()) return Error{path + ": the parser found no polylines with two or more points"};
+  if (dropped > 0) out.warnings.push_back(plural(dropped, "repeated polyline point") + " dropped");
+  if (options.normalizeScale) {
+    LoadedSurface fit;
+    for (const auto& line : out.lines) fit.mesh.positions.insert(fit.mesh.positions.end(), line.begin(), line.end());
+    glm::dvec3 lo, hi;
+    boundsOf(fit.mesh.positions, lo, hi);
+    const double largest = std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+    if (!(largest > 0.0)) return Error{path + ": the polylines have no extent"};
+    if (Status st = fitToSize(path, options, fit); !st) return st.error();
+    size_t k = 0;
+    for (auto& line : out.lines)
+      for (glm::vec3& p : line) p = fit.mesh.positions[k++];
   }
   return out;
 }

@@ -40,4 +40,21 @@ struct LoadedSurface {
 // garbage, NaN/inf coordinates, out-of-range indices, no faces.
 Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& options = {});
 
+// The file's polylines ('l' statements) as point lists, for strand bodies;
+// consecutive repeated points are dropped (a zero-length segment), and with
+// normalizeScale the points are fitted like a surface. Errors name the file:
+// no polylines, a polyline left with fewer than two points.
+struct LoadedPolylines {
+  std::vector<std::vector<glm::vec3>> lines;
+  std::vector<std::string> warnings;
+};
+Result<LoadedPolylines> loadObjPolylines(const std::string& path, const ObjLoadOptions& options = {});
+
+// How many faces and polylines the file has (the prescan alone: no parse), so a
+// caller can choose a surface or strands before paying for either.
+struct ObjContents {
+  size_t faces = 0, polylines = 0;
+};
+Result<ObjContents> scanObjContents(const std::string& path);
+
 }  // namespace tetlab

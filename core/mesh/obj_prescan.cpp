@@ -165,7 +165,17 @@ Result<ObjPrescan> prescanObjText(const std::string& path, std::string_view text
       if (tokens.size() < 4) ++scan.shortFaceCount;
     } else if (keyword == "mtllib") {
       for (size_t k = 1; k < tokens.size(); ++k) scan.materialLibraries.emplace_back(tokens[k]);
-    } else if (keyword == "vp" || keyword == "l" || keyword == "p" || keyword == "o" || keyword == "g" ||
+    } else if (keyword == "l") {
+      if (tokens.size() < 3) {
+        return Error{where(path, lineNumber) + "a polyline ('l') needs at least two points, found " +
+                     std::to_string(tokens.size() - 1)};
+      }
+      for (size_t k = 1; k < tokens.size(); ++k) {
+        Status st = checkCorner(path, lineNumber, tokens[k], counts, forward);
+        if (!st) return st.error();
+      }
+      ++scan.lineCount;
+    } else if (keyword == "vp" || keyword == "p" || keyword == "o" || keyword == "g" ||
                keyword == "s" || keyword == "usemtl" || keyword == "vw" || keyword == "t" || keyword == "mg") {
       // Known statements that carry no surface geometry for us.
     } else {
@@ -179,9 +189,10 @@ Result<ObjPrescan> prescanObjText(const std::string& path, std::string_view text
                    std::to_string(counts.v) + " vertices"};
     }
   }
-  if (scan.faceCount == 0) {
-    return Error{path + ": no faces ('f' lines) found in " + std::to_string(lineNumber) +
-                 " lines; a surface mesh with triangles or polygons is needed (point clouds and line sets are not)"};
+  if (scan.faceCount == 0 && scan.lineCount == 0) {
+    return Error{path + ": no faces ('f' lines) or polylines ('l' lines) found in " + std::to_string(lineNumber) +
+                 " lines; a surface mesh with triangles or polygons, or polylines for strands, is needed (point "
+                 "clouds are not)"};
   }
   return scan;
 }

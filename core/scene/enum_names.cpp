@@ -26,7 +26,8 @@ constexpr EnumName<BodySource> kSources[] = {
     {BodySource::Mesh, "mesh"}, {BodySource::Box, "box"}, {BodySource::Sphere, "sphere"}, {BodySource::Torus, "torus"},
     {BodySource::Cloth, "cloth"}, {BodySource::Hair, "hair"}};
 constexpr EnumName<BodyKindChoice> kKinds[] = {
-    {BodyKindChoice::Auto, "auto"}, {BodyKindChoice::Solid, "solid"}, {BodyKindChoice::Cloth, "cloth"}};
+    {BodyKindChoice::Auto, "auto"}, {BodyKindChoice::Solid, "solid"}, {BodyKindChoice::Cloth, "cloth"},
+    {BodyKindChoice::Strand, "strand"}};
 constexpr EnumName<GpuSchedule> kSchedules[] = {
     {GpuSchedule::Auto, "auto"}, {GpuSchedule::PerColor, "per_color"}, {GpuSchedule::OneGroup, "one_group"}};
 

@@ -78,6 +78,26 @@ Result<BodyGeometry> makeMeshGeometry(const BodySpec& spec, const SceneBuildOpti
   ObjLoadOptions load;
   load.normalizeScale = true;
   load.fitSize = spec.fitSize;
+  // Strands: kind "strand", or "auto" on a file of polylines without faces.
+  bool strands = spec.kind == BodyKindChoice::Strand;
+  if (spec.kind == BodyKindChoice::Auto) {
+    Result<ObjContents> contents = scanObjContents(file);
+    if (!contents) return contents.error();
+    strands = contents->faces == 0 && contents->polylines > 0;
+  }
+  if (strands) {
+    Result<LoadedPolylines> lines = loadObjPolylines(file, load);
+    if (!lines) return lines.error();
+    BodyDesc made = strandBody(lines->lines);
+    BodyGeometry g;
+    g.kind = BodyKind::Strand;
+    g.warnings = lines->warnings;
+    g.tets.positions = std::move(made.mesh.positions);
+    g.strandSegments = std::move(made.segments);
+    g.note = "strands (" + std::to_string(lines->lines.size()) + " polylines" +
+             (spec.kind == BodyKindChoice::Strand ? ", kind \"strand\")" : "; no faces)");
+    return g;
+  }
   Result<LoadedSurface> loaded = loadObj(file, load);
   if (!loaded) return loaded.error();
 

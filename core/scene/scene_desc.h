@@ -24,10 +24,11 @@ namespace tetlab {
 
 enum class BodySource : uint8_t { Mesh, Box, Sphere, Torus, Cloth, Hair };
 
-// What a Mesh body becomes: a tet-meshed solid or a cloth sheet (the surface's
-// own triangles). Auto: a closed surface is a solid, an open one (boundary
-// edges) a cloth.
-enum class BodyKindChoice : uint8_t { Auto, Solid, Cloth };
+// What a Mesh body becomes: a tet-meshed solid, a cloth sheet (the surface's
+// own triangles) or strands (the file's 'l' polylines). Auto: a file of
+// polylines and no faces is strands, a closed surface a solid, an open one
+// (boundary edges) a cloth.
+enum class BodyKindChoice : uint8_t { Auto, Solid, Cloth, Strand };
 
 // A box region [min, max] (inclusive) in the coordinates it is used in.
 struct Region {

@@ -137,7 +137,8 @@ TEST(MeshPolygonTriangulation, EarClippingKeepsConcavePolygonsInside) {
   EXPECT_NEAR(area, 3.0, 1e-12);  // the L is three unit squares
 }
 
-void expectError(const Result<LoadedSurface>& r, const std::string& path, const std::string& fragment) {
+template <class T>
+void expectError(const Result<T>& r, const std::string& path, const std::string& fragment) {
   ASSERT_FALSE(r.ok()) << "expected an error containing '" << fragment << "'";
   EXPECT_NE(r.error().message.find(path), std::string::npos) << r.error().message;
   EXPECT_NE(r.error().message.find(fragment), std::string::npos) << r.error().message;
@@ -203,6 +204,42 @@ TEST(MeshObjLoader, RelativeIndicesAndForwardReferencesWork) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->mesh.triangles.size(), 4u);
   EXPECT_TRUE(checkSurface(r->mesh).watertight());
+}
+
+// Polylines ('l') are strands: read in file order, repeated points dropped,
+// fitted like a surface; a surface load of such a file says what to do.
+TEST(MeshObjLoader, PolylinesLoadAsStrandsAndASurfaceLoadSendsThemThere) {
+  TempDir dir;
+  const std::string p = dir.write("hair.obj",
+                                  "v 0 0 0\nv 0 1 0\nv 0 2 0\nv 1 0 0\nv 1 1 0\n"
+                                  "l 1 2 2 3\nl 4 5\n");
+  Result<LoadedPolylines> lines = loadObjPolylines(p);
+  ASSERT_TRUE(lines.ok()) << lines.error().message;
+  ASSERT_EQ(lines->lines.size(), 2u);
+  EXPECT_EQ(lines->lines[0].size(), 3u) << "the repeated point 2 is dropped";
+  EXPECT_EQ(lines->lines[0][2], glm::vec3(0, 2, 0));
+  EXPECT_EQ(lines->lines[1].size(), 2u);
+  ASSERT_EQ(lines->warnings.size(), 1u);
+  ObjLoadOptions fit;
+  fit.normalizeScale = true;
+  fit.fitSize = 0.5f;
+  Result<LoadedPolylines> fitted = loadObjPolylines(p, fit);
+  ASSERT_TRUE(fitted.ok());
+  EXPECT_NEAR(fitted->lines[0][2].y - fitted->lines[0][0].y, 0.5f, 1e-6f) << "the 2 m extent fits 0.5 m";
+  Result<ObjContents> contents = scanObjContents(p);
+  ASSERT_TRUE(contents.ok());
+  EXPECT_EQ(contents->faces, 0u);
+  EXPECT_EQ(contents->polylines, 2u);
+  expectError(loadObj(p), p, "only 2 polylines");
+
+  const std::string bad = dir.write("bad.obj", "v 0 0 0\nv 1 0 0\nl 1 7\n");
+  expectError(loadObjPolylines(bad), bad + ":3:", "vertex 7");
+  const std::string single = dir.write("single.obj", "v 0 0 0\nl 1\n");
+  expectError(loadObjPolylines(single), single + ":2:", "at least two points");
+  const std::string same = dir.write("same.obj", "v 0 0 0\nv 0 0 0\nl 1 2\nf 1 2 1\n");
+  expectError(loadObjPolylines(same), same, "fewer than two distinct points");
+  const std::string surface = dir.write("tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+  expectError(loadObjPolylines(surface), surface, "no polylines");
 }
 
 }  // namespace

@@ -336,6 +336,46 @@ TEST(SceneBuild, HairGrowsClampedStrandsFromTheHead) {
   EXPECT_TRUE(built->surfaces.empty() || built->surfaces[0].surface.triangles.empty()) << "drawn as lines";
 }
 
+// An OBJ of polylines and no faces loads as strands (kind auto), and kind
+// "strand" takes the polylines of a file that also has faces.
+TEST(SceneBuild, ObjPolylinesBecomeStrands) {
+  const fs::path dir = fs::temp_directory_path() / "tetlab_strand_kind_test";
+  fs::create_directories(dir);
+  const fs::path rope = dir / "rope.obj";
+  {
+    std::ofstream out(rope);
+    for (int k = 0; k < 5; ++k) out << "v " << 0.1 * k << " 1 0\n";
+    out << "v 0 0 0\nv 1 0 0\nv 0 0 1\n";
+    out << "l 1 2 3 4 5\n";
+  }
+  SceneDesc d;
+  BodySpec b;
+  b.name = "rope";
+  b.source = BodySource::Mesh;
+  b.meshPath = rope.string();
+  b.material.thickness = 5e-3f;
+  d.bodies = {b};
+  Result<BuiltScene> autoKind = buildScene(d, assetOptions());
+  ASSERT_TRUE(autoKind.ok()) << autoKind.error().message;
+  EXPECT_TRUE(autoKind->scene.model.isStrand(0));
+  EXPECT_EQ(autoKind->scene.model.strandSegments.size(), 4u);
+  EXPECT_EQ(autoKind->scene.model.vertexCount(), 5u) << "points outside every polyline are not bodies";
+  EXPECT_NE(autoKind->bodies[0].note.find("no faces"), std::string::npos) << autoKind->bodies[0].note;
+  {
+    std::ofstream out(rope, std::ios::app);
+    out << "f 6 7 8\n";
+  }
+  Result<BuiltScene> surfaceToo = buildScene(d, assetOptions());
+  ASSERT_TRUE(surfaceToo.ok()) << surfaceToo.error().message;
+  EXPECT_TRUE(surfaceToo->scene.model.isCloth(0)) << "auto: a file with a face is a surface (one open triangle: a cloth)";
+  d.bodies[0].kind = BodyKindChoice::Strand;
+  Result<BuiltScene> forced = buildScene(d, assetOptions());
+  ASSERT_TRUE(forced.ok()) << forced.error().message;
+  EXPECT_TRUE(forced->scene.model.isStrand(0));
+  EXPECT_NE(forced->bodies[0].note.find("kind \"strand\""), std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST(SceneBuild, OpenObjBecomesClothAndKindOverridesIt) {
   const fs::path dir = fs::temp_directory_path() / "tetlab_cloth_kind_test";
   fs::create_directories(dir);
