@@ -156,14 +156,20 @@ void Renderer::drawSimStrands(const SimView& scene, const OrbitCamera& camera, c
   lineProgram_.set("uForward", camera.forward());
   lineProgram_.set("uDepthRange", glm::vec2(0.0f, 1.0f));
   lineProgram_.set("uFarFade", 1.0f);
-  // Core profiles may cap the width at 1 (GL_ALIASED_LINE_WIDTH_RANGE): clamp to what is offered.
-  GLfloat range[2] = {1.0f, 1.0f};
-  glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
-  glLineWidth(std::clamp(settings.strandWidth, range[0], range[1]));
+  // Wide lines are deprecated in core profiles: a forward-compatible context refuses any width
+  // above 1 (GL_INVALID_VALUE), others clamp to GL_ALIASED_LINE_WIDTH_RANGE.
+  GLint flags = 0;
+  glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
+  const bool wide = (flags & GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT) == 0 && settings.strandWidth > 1.0f;
+  if (wide) {
+    GLfloat range[2] = {1.0f, 1.0f};
+    glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
+    glLineWidth(std::clamp(settings.strandWidth, range[0], range[1]));
+  }
   glBindVertexArray(scene.strandBuffer_.vao.id());
   glDrawArrays(GL_LINES, 0, GLsizei(scene.strandBuffer_.count));
   glBindVertexArray(0);
-  glLineWidth(1.0f);
+  if (wide) glLineWidth(1.0f);
 }
 
 void Renderer::drawSimLines(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,

@@ -132,6 +132,44 @@ TEST_F(ViewRenderTest, EachModeUploadsWhatTheModelImplies) {
   EXPECT_EQ(view->cellVertexCount(), 12u * model_.tetCount());
 }
 
+// A strand-only model has no surface: its segments are lines in every mode and
+// colour field, and the mouse picks a strand point.
+TEST_F(ViewRenderTest, StrandsAreLinesInEveryModeAndPickable) {
+  std::vector<std::vector<glm::vec3>> lines;
+  for (int s = 0; s < 8; ++s) {
+    std::vector<glm::vec3> points;
+    for (int k = 0; k < 6; ++k) points.emplace_back(-0.4f + 0.1f * float(s), 0.1f + 0.15f * float(k), 0.0f);
+    lines.push_back(points);
+  }
+  BodyDesc body = strandBody(lines);
+  body.material.thickness = 2e-3f;
+  body.name = "strands";
+  Result<SimModel> built = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  ASSERT_TRUE(built.ok()) << built.error().message;
+  model_ = std::move(*built);
+  state_ = makeState(model_);
+  Result<SimView> view = SimView::create(model_, {});
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  EXPECT_EQ(view->surfaceCount(), 0u);
+  for (ViewMode mode : {ViewMode::kShaded, ViewMode::kWireframe, ViewMode::kCutaway})
+    for (ColorField field : {ColorField::kNone, ColorField::kSpeed, ColorField::kStrain, ColorField::kElementColor}) {
+      ViewSettings settings;
+      settings.mode = mode;
+      settings.field = field;
+      const Image image = render(*view, settings);
+      EXPECT_EQ(view->strandVertexCount(), 2u * 8u * 5u);
+      EXPECT_GT(coverage(image), 100u) << "mode " << int(mode) << ", field " << int(field);
+    }
+  // A ray from the camera through a strand point picks that point.
+  const glm::vec3 target = glm::vec3(state_.x[3 * 6 + 2]);
+  const Ray ray{camera_.eye(), glm::normalize(target - camera_.eye())};
+  const std::optional<ScenePick> pick = view->pick(ray, state_.x);
+  ASSERT_TRUE(pick.has_value());
+  EXPECT_EQ(pick->nearestVertex, 3u * 6u + 2u);
+  ASSERT_EQ(pick->attachment.vertices.size(), 1u);
+  EXPECT_EQ(pick->attachment.weights[0], 1.0f);
+}
+
 TEST_F(ViewRenderTest, CutAwayRemovesTheTetsInFrontOfThePlane) {
   Result<SimView> view = SimView::create(model_, {});
   ASSERT_TRUE(view.ok()) << view.error().message;
