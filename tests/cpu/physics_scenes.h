@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,25 @@ inline const char* solverName(SolverKind kind) {
 }
 
 inline std::string paramName(const testing::TestParamInfo<SolverKind>& info) { return solverName(info.param); }
+
+// A clamped cantilever's settled tip droops [m]: at stiffness B, at 4 B, and
+// with bending off. The discrete clamp lies within the pinned cell, so the
+// droop lies between the beam predictions for its two ends (shortBeam,
+// longBeam); the model is linear in B (droop / 4B-droop = 4 to 5 %); without
+// bending the body hangs below half its reach. PBD's stiffness is a
+// per-projection fraction, not the material's: only the order for it.
+inline void expectCantileverDroops(SolverKind kind, float droop, float stiffer, float none, double shortBeam,
+                                   double longBeam, float reach) {
+  std::printf("  %s: tip droop %.5f m (beam %.5f .. %.5f), 4x stiffer %.5f m (ratio %.3f), bending off %.3f m\n",
+              solverName(kind), droop, shortBeam, longBeam, stiffer, droop / stiffer, none);
+  EXPECT_GT(none, 0.5f * reach) << "without bending it hangs down";
+  EXPECT_LT(stiffer, droop);
+  EXPECT_LT(droop, none);
+  if (kind == SolverKind::Pbd) return;
+  EXPECT_GE(droop, shortBeam);
+  EXPECT_LE(droop, longBeam);
+  EXPECT_NEAR(droop / stiffer, 4.0, 0.2);
+}
 
 inline SimModel buildBox(glm::vec3 minCorner, glm::vec3 size, glm::uvec3 cells, const Material& material) {
   BodyDesc body{makeBoxTetMesh(minCorner, size, cells), material, "box"};
