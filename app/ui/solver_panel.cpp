@@ -451,10 +451,11 @@ void drawMaterials(SimSession& session) {
 void drawWind(SimSession& session) {
   WindSettings& w = session.settings().wind;
   ImGui::Checkbox("wind", &w.enabled);
-  itemTooltip("Aerodynamic drag and lift on every cloth triangle (NvCloth's model), each substep, all solvers [-].");
-  if (!session.model().hasCloth()) {
+  itemTooltip("Aerodynamic drag and lift on every cloth triangle (NvCloth's model) and a cylinder's cross-flow "
+              "drag on every strand segment, each substep, all solvers [-].");
+  if (!session.model().hasCloth() && !session.model().hasStrands()) {
     ImGui::SameLine();
-    ImGui::TextColored(kDimColor, "(acts on cloth; this scene has none)");
+    ImGui::TextColored(kDimColor, "(acts on cloth and strands; this scene has neither)");
   }
   ImGui::DragFloat3("velocity", &w.velocity.x, 0.05f, -50.0f, 50.0f, "%.2f");
   itemTooltip("Mean wind velocity x y z [m/s]; 8 m/s is a gust.");

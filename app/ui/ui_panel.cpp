@@ -168,7 +168,7 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
     if (section(layout, "Materials", "materials", false)) drawMaterials(s);
     if (section(layout, "Colliders", "colliders", false))
       actions.scene.addMeshCollider = drawColliders(s, sceneState.colliderMeshPath, sizeof(sceneState.colliderMeshPath));
-    if (section(layout, "Wind (cloth)", "wind", false)) drawWind(s);
+    if (section(layout, "Wind (cloth, strands)", "wind", false)) drawWind(s);
     if (section(layout, "Mouse drag", "drag", false)) drawMouseSpring(s);
     const bool numbersShown = section(layout, "Numbers and plots", "numbers", true);
     if (numbersShown) drawNumbersPanel(s, in.timer);

@@ -434,9 +434,15 @@ Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuil
   buildHinges(model, report);
   colorVertices(model, report);
   findBoundary(model);
-  model.vertexClothTriangles = buildCsr(model.vertexCount(), uint32_t(model.clothTriangles.size()) * 3,
-                                        [&](uint32_t i) { return model.clothTriangles[i / 3][i % 3]; });
-  for (uint32_t& item : model.vertexClothTriangles.items) item /= 3;  // corner ref -> triangle
+  {
+    // Wind elements: each cloth triangle's 3 corners, then each strand segment's 2 ends.
+    const uint32_t T = uint32_t(model.clothTriangles.size()), S = uint32_t(model.strandSegments.size());
+    const auto cornerOf = [&](uint32_t i) {
+      return i < 3 * T ? model.clothTriangles[i / 3][i % 3] : model.strandSegments[(i - 3 * T) / 2][(i - 3 * T) % 2];
+    };
+    model.vertexWindElements = buildCsr(model.vertexCount(), 3 * T + 2 * S, cornerOf);
+    for (uint32_t& item : model.vertexWindElements.items) item = item < 3 * T ? item / 3 : T + (item - 3 * T) / 2;
+  }
 
   report.buildMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (outReport) *outReport = report;

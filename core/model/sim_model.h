@@ -74,7 +74,9 @@ struct SimModel {
   std::vector<glm::uvec3> clothTriangles;  // as the user wound them; also in boundaryTriangles
   std::vector<float> clothTriangleArea;    // rest area [m^2]
   std::vector<uint32_t> clothTriangleBody;
-  Csr vertexClothTriangles;                // per vertex: the cloth triangles it is a corner of (wind)
+  // Per vertex, its wind elements (the wind's drag and lift): cloth triangle t
+  // as item t, strand segment k as item clothTriangles.size() + k.
+  Csr vertexWindElements;
 
   // --- strands (bodies of kind Strand): their polyline segments, also in `edges` ---
   std::vector<glm::uvec2> strandSegments;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <span>
 #include <sstream>
 
@@ -50,21 +51,28 @@ void applyWind(const SimModel& model, const WindSettings& wind, double time, flo
   dv.resize(n);
   for (uint32_t i = 0; i < n; ++i)
     dv[i] = clm::wind_vertex_dv(i, state.x.data(), state.v.data(), triangles.data(),
-                                model.vertexClothTriangles.offsets.data(), model.vertexClothTriangles.items.data(), w,
+                                model.vertexWindElements.offsets.data(), model.vertexWindElements.items.data(), w,
                                 wind.fluidDensity, wind.drag, wind.lift, h);
   for (uint32_t i = 0; i < n; ++i) state.v[i] += glm::vec4(dv[i], 0.0f);
 }
 
 }  // namespace
 
-std::vector<glm::uvec4> packClothTriangles(const SimModel& model) {
-  std::vector<glm::uvec4> out(model.clothTriangles.size());
-  for (size_t t = 0; t < out.size(); ++t) out[t] = glm::uvec4(model.clothTriangles[t], 0u);
+std::vector<glm::uvec4> packWindElements(const SimModel& model) {
+  std::vector<glm::uvec4> out;
+  out.reserve(model.clothTriangles.size() + model.strandSegments.size());
+  for (const glm::uvec3& t : model.clothTriangles) out.emplace_back(t, 0u);
+  for (size_t k = 0; k < model.strandSegments.size(); ++k) {
+    const float d = model.materials[model.strandSegmentBody[k]].thickness;
+    uint32_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    out.emplace_back(model.strandSegments[k], WIND_SEGMENT, bits);
+  }
   return out;
 }
 
 bool windActs(const SimModel& model, const SolverSettings& settings) {
-  return settings.wind.enabled && model.hasCloth();
+  return settings.wind.enabled && (model.hasCloth() || model.hasStrands());
 }
 
 void stepSimulation(const SimModel& model, const SolverSettings& settings, Solver& solver, State& state,
@@ -86,7 +94,7 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
   const bool wind = windActs(model, settings);
   std::vector<glm::uvec4> windTriangles;
   std::vector<glm::vec3> windDv;
-  if (wind) windTriangles = packClothTriangles(model);
+  if (wind) windTriangles = packWindElements(model);
   for (int s = 0; s < substeps; ++s) {
     auto t0 = Clock::now();
     if (wind) applyWind(model, settings.wind, state.time, h, windTriangles, windDv, state);

@@ -32,9 +32,12 @@ namespace tetlab {
 void stepSimulation(const SimModel& model, const SolverSettings& settings, Solver& solver, State& state,
                     StepDiagnostics& outDiagnostics);
 
-// Whether the wind acts this step: it is on and the model has a cloth sheet.
+// Whether the wind acts this step: it is on and the model has a cloth sheet or a strand.
 bool windActs(const SimModel& model, const SolverSettings& settings);
-// SimModel::clothTriangles as the wind code reads them (w = 0).
-std::vector<glm::uvec4> packClothTriangles(const SimModel& model);
+// The wind's elements in the layout shaders/cl/common/wind.clh reads: the cloth
+// triangles (a, b, c, 0), then the strand segments (a, b, WIND_SEGMENT, the
+// bits of the body's diameter), indexed as SimModel::vertexWindElements.
+// The diameter is live: re-pack when the materials change.
+std::vector<glm::uvec4> packWindElements(const SimModel& model);
 
 }  // namespace tetlab

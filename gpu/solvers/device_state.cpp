@@ -87,13 +87,13 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
   step(makeBuffer<uint32_t>(ctx, d.vertexTetsItems, model.vertexTets.items, "vertexTetsItems", kRead));
   step(makeBuffer<uint32_t>(ctx, d.vertexEdgesOffsets, model.vertexEdges.offsets, "vertexEdgesOffsets", kRead));
   step(makeBuffer<uint32_t>(ctx, d.vertexEdgesItems, model.vertexEdges.items, "vertexEdgesItems", kRead));
-  if (model.hasCloth()) {
-    const std::vector<glm::uvec4> cloth = packClothTriangles(model);
+  if (model.hasCloth() || model.hasStrands()) {
+    const std::vector<glm::uvec4> cloth = packWindElements(model);
     const std::vector<glm::vec4> zero(model.vertexCount(), glm::vec4(0.0f));
     step(makeBuffer<glm::uvec4>(ctx, d.clothTriangles, cloth, "clothTriangles", kRead));
-    step(makeBuffer<uint32_t>(ctx, d.vertexClothOffsets, model.vertexClothTriangles.offsets, "vertexClothOffsets",
+    step(makeBuffer<uint32_t>(ctx, d.vertexClothOffsets, model.vertexWindElements.offsets, "vertexClothOffsets",
                               kRead));
-    step(makeBuffer<uint32_t>(ctx, d.vertexClothItems, model.vertexClothTriangles.items, "vertexClothItems", kRead));
+    step(makeBuffer<uint32_t>(ctx, d.vertexClothItems, model.vertexWindElements.items, "vertexClothItems", kRead));
     step(makeBuffer<glm::vec4>(ctx, d.windDv, zero, "windDv"));
   }
   if (model.hingeCount() > 0) {

@@ -51,8 +51,9 @@ struct DeviceState {
   DeviceBuffer<uint32_t> vertexColorOrder;
   DeviceBuffer<uint32_t> vertexTetsOffsets, vertexTetsItems;
   DeviceBuffer<uint32_t> vertexEdgesOffsets, vertexEdgesItems;
-  // Cloth sheets (wind): the triangles (w = 0), each vertex's triangles (CSR), and the
-  // wind's velocity change of the substep. Empty without cloth.
+  // The wind's elements (packWindElements: cloth triangles, then strand segments
+  // with their diameter), each vertex's elements (CSR), and the wind's velocity
+  // change of the substep. Empty without cloth or strands.
   DeviceBuffer<glm::uvec4> clothTriangles;
   DeviceBuffer<uint32_t> vertexClothOffsets, vertexClothItems;
   DeviceBuffer<glm::vec4> windDv;

@@ -60,6 +60,12 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SimModel& model, cons
                        bodyContactDetectionApplies(settings.bodyContacts, s.bodyCount, s.bodyContacts.slotCount);
   // The wind kicks v before each predict: the fused steps predict inside, so it needs the substep loop.
   const bool wind = windActs(model, settings) && s.windDv.size() == n;
+  // Strand diameters are live (a thickness edit): re-pack the wind's elements when the materials change.
+  if (wind && model.hasStrands() && !windElements_.current(model.materials)) {
+    if (cl_int e = s.clothTriangles.upload(ctx.queue, packWindElements(model)); e != CL_SUCCESS)
+      return clError("uploading the wind's elements", e);
+    windElements_.take(model.materials);
+  }
   const bool fused = !detects && !wind && solver.fusesStep(settings, s);
   if (fused) {
     // Clears contacts an earlier detection left (nothing is detected here).

@@ -71,6 +71,7 @@ class GpuStepper {
   // last clear), so turning detection off clears them once, not every substep.
   const DeviceBodyContacts* detectedInto_ = nullptr;
   double time_ = 0.0;
+  MaterialsStamp windElements_;  // the materials DeviceState::clothTriangles' strand diameters were packed from
 };
 
 }  // namespace tetlab

@@ -127,16 +127,50 @@ TEST(Wind, KickCarriesTheSummedForce) {
   s.step.gravity = glm::vec3(0.0f);
   s.step.substeps = 1;
   s.step.dt = 1e-3f;
-  const std::vector<glm::uvec4> tris = packClothTriangles(m);
+  const std::vector<glm::uvec4> tris = packWindElements(m);
   glm::dvec3 momentum(0.0);
   for (uint32_t i = 0; i < m.vertexCount(); ++i)
     momentum += double(m.mass[i]) *
                 glm::dvec3(clm::wind_vertex_dv(i, state.x.data(), state.v.data(), tris.data(),
-                                               m.vertexClothTriangles.offsets.data(),
-                                               m.vertexClothTriangles.items.data(), s.wind.velocity, kRho, kDrag,
+                                               m.vertexWindElements.offsets.data(),
+                                               m.vertexWindElements.items.data(), s.wind.velocity, kRho, kDrag,
                                                kLift, s.step.dt));
   const glm::dvec3 force = totalForce(m, s.wind.velocity);
   EXPECT_NEAR(glm::length(momentum - double(s.step.dt) * force), 0.0, 1e-5 * double(s.step.dt) * glm::length(force));
+}
+
+// A strand across a steady wind feels a cylinder's cross-flow drag,
+// 1/2 rho C_d d L v^2 along the wind; along the wind it feels nothing; at 30
+// degrees only the flow across it (v sin 30) pushes, across the strand.
+TEST(Wind, StrandFeelsTheCrossFlowDragOfACylinder) {
+  const float L = 0.5f, d = 0.004f, v = 6.0f;
+  for (float angle : {90.0f, 0.0f, 30.0f}) {
+    const float a = angle * 3.14159265f / 180.0f;
+    const glm::vec3 t(std::cos(a), std::sin(a), 0.0f);  // the strand's direction; the wind blows along x
+    std::vector<glm::vec3> points;
+    for (int k = 0; k <= 10; ++k) points.push_back(glm::vec3(0.0f, 1.0f, 0.0f) + t * (L * float(k) / 10.0f));
+    BodyDesc body = strandBody({points});
+    body.material.thickness = d;
+    auto built = buildSimModel(std::span<const BodyDesc>(&body, 1));
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    const SimModel& m = *built;
+    State state = makeState(m);
+    SolverSettings s = windSettings(SolverKind::Pbd, glm::vec3(v, 0.0f, 0.0f));
+    const float h = 1e-3f;
+    const std::vector<glm::uvec4> elements = packWindElements(m);
+    glm::dvec3 momentum(0.0);
+    for (uint32_t i = 0; i < m.vertexCount(); ++i)
+      momentum += double(m.mass[i]) *
+                  glm::dvec3(clm::wind_vertex_dv(i, state.x.data(), state.v.data(), elements.data(),
+                                                 m.vertexWindElements.offsets.data(),
+                                                 m.vertexWindElements.items.data(), s.wind.velocity, kRho, kDrag,
+                                                 kLift, h));
+    const glm::dvec3 u(v, 0.0, 0.0), across = u - glm::dvec3(t) * glm::dot(u, glm::dvec3(t));
+    const glm::dvec3 expected = 0.5 * kRho * kDrag * d * L * glm::length(across) * across;
+    EXPECT_NEAR(glm::length(momentum / double(h) - expected), 0.0, 1e-4 * (0.5 * kRho * kDrag * d * L * v * v))
+        << "angle " << angle;
+    if (angle == 0.0f) EXPECT_LT(glm::length(momentum), 1e-12) << "along the wind: nothing";
+  }
 }
 
 TEST(Wind, GustsReproduceFromTheirSeedAndStayInTheirBand) {

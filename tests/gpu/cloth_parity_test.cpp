@@ -214,6 +214,17 @@ TEST(ClothGpuParity, StrandsPinnedAtOneEndEverySolver) {
   pinVertices(scene.model, scene.state, [](glm::vec3 p) { return p.x < 0.01f; });
   ASSERT_GT(scene.model.hingeCount(), 0u);
   expectParityEverySolver(ctx, scene, [](SolverSettings& s) { s.colliders.ground.enabled = false; }, 0.01);
+  // In gusty wind: each segment's cross-flow drag (wind.clh), the strands' elements after no triangles.
+  expectParityEverySolver(
+      ctx, scene,
+      [](SolverSettings& s) {
+        s.colliders.ground.enabled = false;
+        s.wind.enabled = true;
+        s.wind.velocity = glm::vec3(0.0f, 1.0f, 6.0f);
+        s.wind.gust = 0.5f;
+        s.wind.gustPeriod = 0.3f;
+      },
+      0.01);
 }
 
 TEST(ClothGpuParity, SheetInGustyWindEverySolver) {

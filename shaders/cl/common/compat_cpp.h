@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
@@ -65,5 +66,11 @@ using std::log1p;
 using std::pow;
 using std::sqrt;
 inline float clamp(float v, float lo, float hi) { return std::min(std::max(v, lo), hi); }
+// OpenCL's bit reinterpretation of a 32-bit integer as a float.
+inline float as_float(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
 }  // namespace clm
 }  // namespace tetlab
