@@ -11,6 +11,8 @@
 // mirror planes are lattice planes (even cell counts; odd ones are rounded up).
 #include "core/model/generators.h"
 
+#include "core/model/splitmix64.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -188,14 +190,7 @@ std::vector<std::vector<glm::vec3>> makeHair(glm::vec3 center, float radius, uin
                                              float length, float capDegrees, float jitter, uint64_t seed) {
   std::vector<std::vector<glm::vec3>> out;
   if (strands == 0 || points < 2) return out;
-  uint64_t state = seed;
-  const auto uniform = [&state]() {  // splitmix64, in [-1, 1]
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return float(double(z >> 11) * (2.0 / 9007199254740992.0) - 1.0);
-  };
+  SplitMix64 rng(seed);
   const double minCos = std::cos(double(capDegrees) * 3.14159265358979 / 180.0);
   const double golden = 3.14159265358979 * (3.0 - std::sqrt(5.0));
   const float segment = length / float(points - 1);
@@ -207,7 +202,7 @@ std::vector<std::vector<glm::vec3>> makeHair(glm::vec3 center, float radius, uin
     glm::vec3 dir(float(sinTheta * std::cos(phi)), float(cosTheta), float(sinTheta * std::sin(phi)));
     std::vector<glm::vec3> line{center + radius * dir};
     for (uint32_t k = 1; k < points; ++k) {
-      if (jitter > 0.0f) dir = glm::normalize(dir + jitter * glm::vec3(uniform(), uniform(), uniform()));
+      if (jitter > 0.0f) dir = glm::normalize(dir + jitter * glm::vec3(rng.symmetric(), rng.symmetric(), rng.symmetric()));
       line.push_back(line.back() + segment * dir);
     }
     out.push_back(std::move(line));

@@ -19,9 +19,11 @@ NeoHookeanParameters neoHookeanFromMaterial(const Material& material) {
 
 float clothEdgeModulus(const Material& m) { return 0.5f * m.youngsModulus * m.thickness; }
 
-float strandAxialStiffness(const Material& m) {
-  return float(double(m.youngsModulus) * 3.14159265358979 * double(m.thickness) * double(m.thickness) / 4.0);
+double strandCrossSection(const Material& m) {
+  return 3.14159265358979 * double(m.thickness) * double(m.thickness) / 4.0;
 }
+
+float strandAxialStiffness(const Material& m) { return float(double(m.youngsModulus) * strandCrossSection(m)); }
 
 float edgeSpringStiffness(float youngsModulus, float edgeVolume, float restLength) {
   return 6.0f * youngsModulus * edgeVolume / (restLength * restLength);

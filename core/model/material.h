@@ -62,5 +62,7 @@ float clothEdgeModulus(const Material& material);
 // spring "modulus" with edgeVolume = L / 6 (the segment's length share), the
 // formula above gives k_e = E A / L, the bar's own.
 float strandAxialStiffness(const Material& material);
+// Strand cross-section A = pi d^2 / 4 [m^2], d = the thickness (diameter).
+double strandCrossSection(const Material& material);
 
 }  // namespace tetlab

@@ -400,8 +400,7 @@ void addClothMass(SimModel& model) {
   for (size_t s = 0; s < model.strandSegments.size(); ++s) {
     const Material& m = model.materials[model.strandSegmentBody[s]];
     const glm::uvec2 seg = model.strandSegments[s];
-    const double area = 3.14159265358979 * double(m.thickness) * double(m.thickness) / 4.0;
-    const float half = float(double(m.density) * area *
+    const float half = float(double(m.density) * strandCrossSection(m) *
                              double(glm::length(model.restPositions[seg.x] - model.restPositions[seg.y])) / 2.0);
     model.mass[seg.x] += half;
     model.mass[seg.y] += half;
