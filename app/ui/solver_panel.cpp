@@ -466,6 +466,17 @@ void drawWind(SimSession& session) {
   slider("gust period", w.gustPeriod, 0.05f, 10.0f, "%.2f s", "Time between the gust noise's knots [s].");
 }
 
+// "carries N pins" under a collider that pin regions follow (core/sim/pin_followers.h).
+void showFollowers(const SimSession& session, ColliderList list, size_t index) {
+  size_t pins = 0;
+  for (const PinFollower& f : session.built().scene.followers)
+    if (f.collider.list == list && f.collider.index == index) pins += f.vertices.size();
+  if (pins == 0) return;
+  ImGui::TextColored(kDimColor, "carries %zu pins: they move with it", pins);
+  itemTooltip("A pin region of the scene follows this collider: drag it (ctrl-drag in the view) or edit it and "
+              "the pins keep their place in its frame. Removing it leaves them where they are.");
+}
+
 std::optional<std::string> drawColliders(SimSession& session, char* meshPath, size_t meshPathSize) {
   Colliders& c = session.settings().colliders;
   ImGui::Checkbox("ground", &c.ground.enabled);
@@ -483,6 +494,7 @@ std::optional<std::string> drawColliders(SimSession& session, char* meshPath, si
     ImGui::Text("plane %zu", i + 1);
     ImGui::SameLine();
     if (ImGui::SmallButton("remove")) remove = int(i);
+    showFollowers(session, ColliderList::Planes, i);
     ImGui::DragFloat3("point", &c.planes[i].point.x, 0.005f, -10.0f, 10.0f, "%.3f");
     itemTooltip("Any point on the plane, x y z [m].");
     ImGui::DragFloat3("normal", &c.planes[i].normal.x, 0.01f, -1.0f, 1.0f, "%.3f");
@@ -497,6 +509,7 @@ std::optional<std::string> drawColliders(SimSession& session, char* meshPath, si
     ImGui::Text("sphere %zu", i + 1);
     ImGui::SameLine();
     if (ImGui::SmallButton("remove")) remove = int(i);
+    showFollowers(session, ColliderList::Spheres, i);
     ImGui::DragFloat3("centre", &c.spheres[i].center.x, 0.005f, -10.0f, 10.0f, "%.3f");
     itemTooltip("Sphere centre, x y z [m].");
     ImGui::DragFloat("radius", &c.spheres[i].radius, 0.002f, 0.005f, 5.0f, "%.3f m");
@@ -510,6 +523,7 @@ std::optional<std::string> drawColliders(SimSession& session, char* meshPath, si
     ImGui::Text("box %zu", i + 1);
     ImGui::SameLine();
     if (ImGui::SmallButton("remove")) remove = int(i);
+    showFollowers(session, ColliderList::Boxes, i);
     ImGui::DragFloat3("centre", &c.boxes[i].center.x, 0.005f, -10.0f, 10.0f, "%.3f");
     itemTooltip("Box centre, x y z [m].");
     ImGui::DragFloat3("half extents", &c.boxes[i].halfExtents.x, 0.002f, 0.005f, 5.0f, "%.3f");
@@ -523,6 +537,7 @@ std::optional<std::string> drawColliders(SimSession& session, char* meshPath, si
     ImGui::Text("capsule %zu", i + 1);
     ImGui::SameLine();
     if (ImGui::SmallButton("remove")) remove = int(i);
+    showFollowers(session, ColliderList::Capsules, i);
     ImGui::DragFloat3("end a", &c.capsules[i].a.x, 0.005f, -10.0f, 10.0f, "%.3f");
     itemTooltip("First end of the capsule's segment [m].");
     ImGui::DragFloat3("end b", &c.capsules[i].b.x, 0.005f, -10.0f, 10.0f, "%.3f");
@@ -539,6 +554,7 @@ std::optional<std::string> drawColliders(SimSession& session, char* meshPath, si
     ImGui::Text("torus %zu", i + 1);
     ImGui::SameLine();
     if (ImGui::SmallButton("remove")) remove = int(i);
+    showFollowers(session, ColliderList::Tori, i);
     ImGui::DragFloat3("centre", &t.center.x, 0.005f, -10.0f, 10.0f, "%.3f");
     itemTooltip("Torus centre, x y z [m].");
     ImGui::DragFloat("ring radius", &t.majorRadius, 0.002f, 0.01f, 5.0f, "%.3f m");
@@ -557,6 +573,7 @@ std::optional<std::string> drawColliders(SimSession& session, char* meshPath, si
     ImGui::Text("mesh %zu: %s", i + 1, m.mesh.c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton("remove")) remove = int(i);
+    showFollowers(session, ColliderList::Meshes, i);
     if (m.grid) {
       ImGui::TextDisabled("signed distance grid %u x %u x %u", m.grid->dims.x, m.grid->dims.y, m.grid->dims.z);
       itemTooltip("Sampled once from the closed mesh (trilinear between nodes, normals from a tetrahedron stencil); "

@@ -31,6 +31,7 @@
 // keeps the CPU's loops, its collider selection and the per-substep data, in
 // the device's layouts (the pins' float4 pairs, the AvbdContactFrame array).
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -62,6 +63,13 @@ class AvbdConstraints {
  public:
   // Eq. 10: lambda = 0, k = kStart for every row.
   void reset(const SimModel& model, State& state, const AvbdParams& params);
+
+  // Forget the hard pin targets of these vertices: the next substep holds them
+  // where they are then (avbd_begin_pin takes a fresh target at x^t).
+  void releasePinTargets(std::span<const uint32_t> vertices) {
+    for (uint32_t i : vertices)
+      if (2 * size_t(i) < pins_.size()) pins_[2 * size_t(i)].w = 0.0f;
+  }
 
   // Start of a substep: contacts at x^t, stabilisation offsets C*(x^t), pin
   // targets, and the warm start of every row (Eq. 19).

@@ -125,6 +125,8 @@ class AvbdSolver final : public VbdFamilySolver {
 
  private:
   VbdMaterialCache cache_;
+  void pinsMoved(std::span<const uint32_t> vertices) override { constraints_.releasePinTargets(vertices); }
+
   AvbdConstraints constraints_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive initial guess
   bool haveHistory_ = false;      // vLast_ holds a real v^{t-1} (false right after reset)

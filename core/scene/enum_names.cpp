@@ -28,6 +28,11 @@ constexpr EnumName<BodySource> kSources[] = {
 constexpr EnumName<BodyKindChoice> kKinds[] = {
     {BodyKindChoice::Auto, "auto"}, {BodyKindChoice::Solid, "solid"}, {BodyKindChoice::Cloth, "cloth"},
     {BodyKindChoice::Strand, "strand"}};
+// The scene file's collider list keys ("colliders": {"ground", "planes", ...}).
+constexpr EnumName<ColliderList> kColliderLists[] = {
+    {ColliderList::Ground, "ground"}, {ColliderList::Planes, "planes"},     {ColliderList::Spheres, "spheres"},
+    {ColliderList::Boxes, "boxes"},   {ColliderList::Capsules, "capsules"}, {ColliderList::Tori, "tori"},
+    {ColliderList::Meshes, "meshes"}};
 constexpr EnumName<GpuSchedule> kSchedules[] = {
     {GpuSchedule::Auto, "auto"}, {GpuSchedule::PerColor, "per_color"}, {GpuSchedule::OneGroup, "one_group"}};
 
@@ -35,6 +40,7 @@ constexpr EnumName<GpuSchedule> kSchedules[] = {
 
 std::span<const EnumName<SolverKind>> solverKindNames() { return kSolvers; }
 std::span<const EnumName<GpuSchedule>> gpuScheduleNames() { return kSchedules; }
+std::span<const EnumName<ColliderList>> colliderListNames() { return kColliderLists; }
 std::span<const EnumName<PbdScheme>> pbdSchemeNames() { return kSchemes; }
 std::span<const EnumName<PbdStiffnessMapping>> pbdMappingNames() { return kMappings; }
 std::span<const EnumName<VbdInitialGuess>> vbdInitialGuessNames() { return kGuesses; }

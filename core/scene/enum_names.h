@@ -33,7 +33,8 @@ std::span<const EnumName<CubeSplit>> cubeSplitNames();              // five six 
 std::span<const EnumName<TetMethod>> tetMethodNames();              // auto tetgen_only voxel_only
 std::span<const EnumName<BodySource>> bodySourceNames();
 std::span<const EnumName<BodyKindChoice>> bodyKindNames();            // mesh box sphere torus
-std::span<const EnumName<GpuSchedule>> gpuScheduleNames();          // auto per_color one_group
+std::span<const EnumName<GpuSchedule>> gpuScheduleNames();
+std::span<const EnumName<ColliderList>> colliderListNames();        // ground planes spheres ... meshes          // auto per_color one_group
 
 template <class E>
 const char* enumName(std::span<const EnumName<E>> table, E value) {

@@ -13,6 +13,7 @@
 #include "core/model/generators.h"
 #include "core/model/splitmix64.h"
 #include "core/scene/mesh_collider_load.h"
+#include "core/scene/enum_names.h"
 #include "core/scene/rotation.h"
 #include "core/sim/state_setup.h"
 
@@ -277,6 +278,38 @@ BodySurface boundarySurface(const SimModel& model, const BodyRange& range, uint3
 
 bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
 
+// The pins of regions that follow a collider, in the collider's frame as the
+// scene places it (a pin the file's unpinned_vertices released is left out).
+Status addPinFollowers(const SceneDesc& desc, std::span<const BodyRange> bodies, std::span<const uint8_t> pinned,
+                       Scene& scene) {
+  const SimModel& m = scene.model;
+  const Colliders& colliders = desc.settings.colliders;
+  for (size_t i = 0; i < desc.bodies.size() && i < bodies.size(); ++i) {
+    const std::vector<PinRegion>& regions = desc.bodies[i].pins;
+    for (size_t r = 0; r < regions.size(); ++r) {
+      const PinRegion& region = regions[r];
+      if (!region.follow.valid()) continue;
+      const std::string where = "scene '" + desc.name + "', body '" + desc.bodies[i].name + "', pins[" +
+                                std::to_string(r) + "].follow";
+      const std::optional<ColliderFrame> frame = colliderFrame(colliders, region.follow);
+      if (!frame)
+        return Error{where + ": there is no " + enumName(colliderListNames(), region.follow.list) + "[" +
+                     std::to_string(region.follow.index) + "] collider (the scene has " +
+                     std::to_string(colliderListSize(colliders, region.follow.list)) +
+                     "): give the index of one in the scene's \"colliders\""};
+      std::vector<uint32_t> vertices;
+      std::vector<glm::vec3> positions;
+      for (uint32_t v = bodies[i].vertexBegin; v < bodies[i].vertexEnd; ++v)
+        if (pinned[v] && region.contains(m.restPositions[v])) {
+          vertices.push_back(v);
+          positions.push_back(m.restPositions[v]);
+        }
+      if (!vertices.empty()) scene.followers.push_back(makePinFollower(region.follow, *frame, vertices, positions));
+    }
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 Result<std::filesystem::path> resolveSceneMeshPath(const std::string& path,
@@ -412,6 +445,7 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
   for (uint32_t v : desc.unpinnedVertices) pinned[v] = 0;
   for (uint32_t v = 0; v < m.vertexCount(); ++v)
     if (pinned[v]) built.scene.pinned.push_back(v);
+  if (Status s = addPinFollowers(desc, built.bodies, pinned, built.scene); !s) return s.error();
   if (progress) progress("done", 1.0f);
   return built;
 }

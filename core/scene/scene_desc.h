@@ -18,6 +18,7 @@
 #include "core/mesh/tetrahedralize.h"
 #include "core/model/generators.h"
 #include "core/model/material.h"
+#include "core/sim/pin_followers.h"
 #include "core/sim/solver_settings.h"
 
 namespace tetlab {
@@ -112,8 +113,16 @@ struct BodyTransform {
   float liftTo = 0.0f;              // [m]
 };
 
-// Every vertex whose rest position (after the transform) lies in the region is pinned.
-using PinRegion = Region;
+// Every vertex whose rest position (after the transform) lies in the region is
+// pinned. With `follow` set, the pins ride on that collider: wherever it is
+// moved (dragged, edited, animated), they keep their place in its frame
+// (core/sim/pin_followers.h).
+struct PinRegion : Region {
+  ColliderRef follow;
+  PinRegion() = default;
+  PinRegion(Region r, ColliderRef f = {}) : Region(r), follow(f) {}  // NOLINT: a plain region pins in place
+  PinRegion(glm::vec3 lo, glm::vec3 hi) : Region{lo, hi} {}
+};
 
 // Tets whose rest centroid (after the transform) lies in the region get this
 // density instead of the body's (a heavy weight or plate made of the same

@@ -88,7 +88,12 @@ JsonOut writeBody(const BodySpec& b) {
   out["transform"] = writeTransform(b.transform);
   out["material"] = writeMaterial(b.material);
   JsonOut pins = JsonOut::array();
-  for (const PinRegion& p : b.pins) pins.push_back(writeRegion(p));
+  for (const PinRegion& p : b.pins) {
+    JsonOut r = writeRegion(p);
+    if (p.follow.valid())
+      r["follow"] = {{"collider", std::string(enumName(colliderListNames(), p.follow.list))}, {"index", p.follow.index}};
+    pins.push_back(r);
+  }
   out["pins"] = pins;
   JsonOut densities = JsonOut::array();
   for (const DensityRegion& d : b.densityRegions) {
@@ -237,7 +242,18 @@ void readBody(JsonObject o, size_t index, BodySpec& b) {
   }
   if (auto t = o.object("transform")) readTransform(*t, b.transform);
   if (auto m = o.object("material")) readMaterial(*m, b.material);
-  readRegions(o, "pins", [&](JsonObject&, const Region& r) { b.pins.push_back(r); });
+  readRegions(o, "pins", [&](JsonObject& item, const Region& r) {
+    PinRegion pin(r);
+    if (auto f = item.object("follow")) {
+      if (!f->has("collider"))
+        JsonObject::fail(f->path(), "\"follow\" needs \"collider\": the list (" + enumNameList(colliderListNames()) +
+                                        ") and \"index\" in it");
+      f->readEnum("collider", pin.follow.list, colliderListNames());
+      f->read("index", pin.follow.index, 0u, 1u << 20);
+      f->finish();
+    }
+    b.pins.push_back(pin);
+  });
   readRegions(o, "density_regions", [&](JsonObject& item, const Region& r) {
     DensityRegion d{r, b.material.density};
     if (!item.has("density")) JsonObject::fail(item.path(), "a density region needs \"density\" [kg/m^3]");

@@ -197,6 +197,8 @@ class SimSession {
   void stepFrame();
   // One frame on the active simulator and the reads that follow it.
   void stepActive(Simulator& sim, const SolverSettings& s);
+  // Pins that follow a collider to where it is now (core/sim/pin_followers.h).
+  void moveFollowers(Simulator& sim);
   // Builds the device energy kernels for gpu_ (a notice on failure: the host
   // energy from the periodic read-back is used then).
   void enableDeviceEnergy();
@@ -216,6 +218,8 @@ class SimSession {
 
   SceneDesc desc_;
   BuiltScene built_;
+  std::vector<glm::vec3> followTargets_, followPositions_;  // moveFollowers scratch
+  std::vector<uint32_t> followIds_;
   SolverSettings settings_;
   bool xpbdAutoRaise_ = true;
   State state_;

@@ -39,6 +39,15 @@ Status CpuSimulator::readPositions(std::vector<glm::vec4>& outX) {
   return Ok{};
 }
 
+Status CpuSimulator::moveKinematic(std::span<const uint32_t> vertices, std::span<const glm::vec3> positions) {
+  for (size_t k = 0; k < vertices.size() && k < positions.size(); ++k) {
+    if (vertices[k] >= state_.x.size()) return Error{"kinematic vertex " + std::to_string(vertices[k]) + " out of range"};
+    state_.x[vertices[k]] = glm::vec4(positions[k], 0.0f);
+  }
+  solver_->pinsMoved(vertices);
+  return Ok{};
+}
+
 Status CpuSimulator::writeState(const State& state) {
   state_.x = state.x;
   state_.xPrev = state.xPrev;

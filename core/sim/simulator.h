@@ -22,6 +22,7 @@
 // interface in its own library.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,10 @@ class Simulator {
   // Replaces x, xPrev, v, the mouse attachment and the time with the state's;
   // the active solver's private data (multipliers, penalties) is re-initialised.
   virtual Status writeState(const State& state) = 0;
+  // Moves pinned (kinematic, w = 0) vertices to `positions` before the next
+  // step: pins that follow a collider (core/sim/pin_followers.h). The caller
+  // passes pinned vertices only; their w stays 0.
+  virtual Status moveKinematic(std::span<const uint32_t> vertices, std::span<const glm::vec3> positions) = 0;
   // The mouse attachment (its stiffness and force cap too); applies from the next substep.
   virtual void setAttachment(const Attachment& mouse) = 0;
   // The model's lumped masses changed (a density edit): re-send them where a copy is kept.
@@ -130,6 +135,7 @@ class CpuSimulator final : public Simulator {
   Status readState(State& out) override;
   Status readPositions(std::vector<glm::vec4>& outX) override;
   Status writeState(const State& state) override;
+  Status moveKinematic(std::span<const uint32_t> vertices, std::span<const glm::vec3> positions) override;
   void setAttachment(const Attachment& mouse) override { state_.mouse = mouse; }
 
   Status readDiagnostics(StepDiagnostics&) override { return Ok{}; }

@@ -10,6 +10,7 @@
 //
 // so switching solver keeps x and v; only solver-private data is reset.
 #include <memory>
+#include <span>
 
 #include "core/model/sim_model.h"
 #include "core/sim/diagnostics.h"
@@ -31,6 +32,9 @@ class Solver {
   // exit x holds the end-of-substep positions. Fills residualHistory.
   virtual void solveSubstep(const SimModel& model, const SolverSettings& settings, float h, State& state,
                             StepDiagnostics& outDiagnostics) = 0;
+  // Pinned vertices were moved (pins that follow a collider): a solver that
+  // keeps pin targets of its own (AVBD's hard pin rows) takes the new x.
+  virtual void pinsMoved(std::span<const uint32_t> vertices) { (void)vertices; }
 };
 
 std::unique_ptr<Solver> makeCpuSolver(SolverKind kind);

@@ -79,6 +79,17 @@ class AvbdSolverGpu final : public GpuSolver {
   cl_int enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
                      DeviceState& state, Profiler& profiler) override;
   void setAttachment(const Attachment& mouse) override { mouse_ = mouse; }
+  // A zero target (w = 0) is "none yet": avbd_begin_pin takes x^t as a fresh one.
+  cl_int pinsMoved(const ClContext& ctx, std::span<const uint32_t> vertices) override {
+    const glm::vec4 none(0.0f);
+    for (uint32_t i : vertices)
+      if (2 * size_t(i) >= vertexRows_.size()) return CL_INVALID_VALUE;
+    for (uint32_t i : vertices)
+      if (cl_int e = vertexRows_.upload(ctx.queue, std::span<const glm::vec4>(&none, 1), 2 * size_t(i));
+          e != CL_SUCCESS)
+        return e;
+    return CL_SUCCESS;
+  }
   std::string pollKernels() override {
     program_.poll();
     return program_.lastError();

@@ -136,6 +136,22 @@ Status downloadPositions(const ClContext& ctx, const DeviceState& device, std::v
   return download(ctx, device.x, outX, "x");
 }
 
+Status writeKinematicPositions(const ClContext& ctx, DeviceState& device, std::span<const uint32_t> vertices,
+                               std::span<const glm::vec3> positions) {
+  std::vector<glm::vec4> run;
+  size_t k = 0;
+  while (k < vertices.size() && k < positions.size()) {
+    const uint32_t first = vertices[k];
+    run.clear();
+    while (k < vertices.size() && k < positions.size() && vertices[k] == first + run.size())
+      run.push_back(glm::vec4(positions[k++], 0.0f));
+    if (size_t(first) + run.size() > device.x.size()) return Error{"kinematic vertex out of range"};
+    if (cl_int e = device.x.upload(ctx.queue, std::span<const glm::vec4>(run), first); e != CL_SUCCESS)
+      return clError("writing pinned positions", e);
+  }
+  return Ok{};
+}
+
 Status resetConstraintData(const ClContext& ctx, DeviceState& device, size_t lambdaCount, size_t penaltyCount,
                            float penaltyValue) {
   if (device.lambda.size() != lambdaCount) {

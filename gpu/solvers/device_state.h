@@ -86,6 +86,10 @@ Status downloadState(const ClContext& ctx, const DeviceState& device, State& out
 
 // Only positions (picking, UI read-back).
 Status downloadPositions(const ClContext& ctx, const DeviceState& device, std::vector<glm::vec4>& outX);
+// Writes x = (position, w = 0) of pinned vertices (sorted or not), one
+// blocking write per run of consecutive ids: a few writes for a pinned edge.
+Status writeKinematicPositions(const ClContext& ctx, DeviceState& device, std::span<const uint32_t> vertices,
+                               std::span<const glm::vec3> positions);
 
 // Re-allocates lambda/penalty for the active solver and fills them with 0 / value.
 Status resetConstraintData(const ClContext& ctx, DeviceState& device, size_t lambdaCount, size_t penaltyCount,

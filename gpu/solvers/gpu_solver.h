@@ -5,6 +5,7 @@
 //
 // enqueueSubstep returns cl_int, never throws and never reads back: it runs
 // every substep of every frame.
+#include <span>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,13 @@ class GpuSolver {
   // The mouse attachment (State::mouse lives on the host; at most 8 vertices
   // reach the device, as kernel arguments). Applies from the next substep.
   virtual void setAttachment(const Attachment& mouse) = 0;
+  // Pinned vertices were moved (Simulator::moveKinematic): a solver that keeps
+  // pin targets of its own (AVBD's hard pin rows) takes the new x.
+  virtual cl_int pinsMoved(const ClContext& ctx, std::span<const uint32_t> vertices) {
+    (void)ctx;
+    (void)vertices;
+    return CL_SUCCESS;
+  }
   // Live kernel editing: rebuild on file change. Returns the compiler log of a
   // failed rebuild ("" when fine); the previous kernels keep running.
   virtual std::string pollKernels() = 0;

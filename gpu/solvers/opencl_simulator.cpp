@@ -82,6 +82,13 @@ Status OpenClSimulator::uploadState(const State& state) {
   return Ok{};
 }
 
+Status OpenClSimulator::moveKinematic(std::span<const uint32_t> vertices, std::span<const glm::vec3> positions) {
+  if (Status s = writeKinematicPositions(ctx_, device_, vertices, positions); !s) return s;
+  if (GpuSolver* solver = solvers_[size_t(active_)].get())
+    if (cl_int e = solver->pinsMoved(ctx_, vertices); e != CL_SUCCESS) return clError("moving the pin targets", e);
+  return Ok{};
+}
+
 Status OpenClSimulator::uploadMasses() {
   if (cl_int e = device_.mass.upload(ctx_.queue, std::span<const float>(model_->mass)); e != CL_SUCCESS)
     return clError("uploading the lumped masses", e);
