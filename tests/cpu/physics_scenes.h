@@ -27,7 +27,7 @@ inline const char* solverName(SolverKind kind) {
   return "?";
 }
 
-inline std::string paramName(const testing::TestParamInfo<SolverKind>& info) { return solverName(info.param); }
+inline std::string paramName(const testing::TestParamInfo<SolverKind>& info) { return phystest::solverName(info.param); }
 
 // A clamped cantilever's settled tip droops [m]: at stiffness B, at 4 B, and
 // with bending off. The discrete clamp lies within the pinned cell, so the
@@ -38,7 +38,7 @@ inline std::string paramName(const testing::TestParamInfo<SolverKind>& info) { r
 inline void expectCantileverDroops(SolverKind kind, float droop, float stiffer, float none, double shortBeam,
                                    double longBeam, float reach) {
   std::printf("  %s: tip droop %.5f m (beam %.5f .. %.5f), 4x stiffer %.5f m (ratio %.3f), bending off %.3f m\n",
-              solverName(kind), droop, shortBeam, longBeam, stiffer, droop / stiffer, none);
+              phystest::solverName(kind), droop, shortBeam, longBeam, stiffer, droop / stiffer, none);
   EXPECT_GT(none, 0.5f * reach) << "without bending it hangs down";
   EXPECT_LT(stiffer, droop);
   EXPECT_LT(droop, none);
@@ -128,7 +128,7 @@ inline bool run(const SimModel& model, const SolverSettings& settings, Solver& s
   for (int f = 0; f < frames; ++f) {
     stepSimulation(model, settings, solver, state, diag);
     if (!diag.finite) {
-      ADD_FAILURE() << solverName(settings.solver) << " frame " << f << ": " << diag.problem;
+      ADD_FAILURE() << phystest::solverName(settings.solver) << " frame " << f << ": " << diag.problem;
       return false;
     }
   }
