@@ -371,6 +371,10 @@ void findBoundary(SimModel& model) {
                                  model.clothTriangles.end());
   std::vector<uint8_t> onSurface(model.vertexCount(), 0);
   for (const glm::uvec3& t : model.boundaryTriangles) onSurface[t.x] = onSurface[t.y] = onSurface[t.z] = 1;
+  // Every strand point is a contact slot too: strands meet solids' and sheets'
+  // triangles (they have none of their own, so strands do not meet each other).
+  for (uint32_t v = 0; v < model.vertexCount(); ++v)
+    if (model.isStrand(model.vertexBody[v])) onSurface[v] = 1;
   for (uint32_t v = 0; v < model.vertexCount(); ++v)
     if (onSurface[v]) model.surfaceVertices.push_back(v);
 }

@@ -101,7 +101,7 @@ struct SimModel {
 
   // --- surface and bodies ---
   std::vector<glm::uvec3> boundaryTriangles;  // outward-facing tet faces, then the cloth triangles
-  std::vector<uint32_t> surfaceVertices;      // vertices of boundaryTriangles, ascending (body-contact slots)
+  std::vector<uint32_t> surfaceVertices;      // vertices of boundaryTriangles and every strand point, ascending (body-contact slots)
   LiveMaterials materials;                    // per body; the one part edited after build (live_materials.h)
   std::vector<BodyKind> bodyKind;             // per body
 

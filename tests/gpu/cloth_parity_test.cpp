@@ -227,6 +227,30 @@ TEST(ClothGpuParity, StrandsPinnedAtOneEndEverySolver) {
       0.01);
 }
 
+// Strands against a solid: a cord dropped across a soft box on the ground,
+// its points meeting the box's surface triangles (every strand point is a
+// body-contact slot), every solver.
+TEST(ClothGpuParity, StrandDroppedAcrossABoxEverySolver) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  std::vector<glm::vec3> points;
+  for (int k = 0; k <= 16; ++k) points.emplace_back(-0.16f + 0.02f * float(k), 0.19f, 0.01f);
+  BodyDesc cord = strandBody({points});
+  cord.material.youngsModulus = 1.0e7f;
+  cord.material.density = 1000.0f;
+  cord.material.thickness = 0.005f;
+  cord.material.bendingStiffness = 1.0e-6f;
+  cord.name = "cord";
+  Material box;
+  box.youngsModulus = 5.0e4f;
+  std::vector<BodyDesc> bodies{
+      BodyDesc{makeBoxTetMesh(glm::vec3(-0.08f, 0.0f, -0.08f), glm::vec3(0.16f), glm::uvec3(2)), box, "box"}, cord};
+  auto model = buildSimModel(bodies);
+  ASSERT_TRUE(model.ok()) << model.error().message;
+  test::ParityScene scene{std::move(*model), {}};
+  scene.state = makeState(scene.model);
+  expectParityEverySolver(ctx, scene, [](SolverSettings&) {}, 0.01);
+}
+
 TEST(ClothGpuParity, SheetInGustyWindEverySolver) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   expectParityEverySolver(
