@@ -477,6 +477,29 @@ void showFollowers(const SimSession& session, ColliderList list, size_t index) {
               "the pins keep their place in its frame. Removing it leaves them where they are.");
 }
 
+void drawSpheres(SimSession& session) {
+  SphereSettings& s = session.settings().spheres;
+  ImGui::PushTextWrapPos(0.0f);
+  if (!session.model().hasCloth() && !session.model().hasStrands())
+    ImGui::TextColored(kDimColor, "(act on cloth and strands; this scene has neither)");
+  ImGui::Checkbox("motion spheres", &s.motion);
+  itemTooltip("NvCloth's motion constraints: each sheet or strand particle stays within a sphere around its rest "
+              "place, carried by the collider its body's pins follow (else fixed in the world).");
+  slider("motion scale", s.motionScale, 0.0f, 2.0f, "%.2f",
+         "Radius = scale x the particle's rest distance to its nearest pin + bias: far from the pins, more room [-].");
+  slider("motion bias", s.motionBias, -0.2f, 1.0f, "%.3f m", "Added to every motion radius [m].");
+  ImGui::Checkbox("separation spheres", &s.separation);
+  itemTooltip("NvCloth's separation constraints: each particle stays outside a sphere tangent to its rest place on "
+              "the side of the collider its body's pins follow, so it cannot sink into the body it wraps.");
+  slider("separation radius", s.separationRadius, 0.005f, 1.0f, "%.3f m", "Radius of every separation sphere [m].");
+  slider("sphere stiffness", s.stiffness, 0.0f, 1.0f, "%.2f",
+         "Fraction of a violation removed per 1/60 s (1: hard), the same for any substep count [-].");
+  if (session.settings().spheres.any() && session.built().scene.followers.empty())
+    ImGui::TextColored(kDimColor, "no pins follow a collider here: motion spheres stay at the rest places, and "
+                                  "there are no separation spheres");
+  ImGui::PopTextWrapPos();
+}
+
 std::optional<std::string> drawColliders(SimSession& session, char* meshPath, size_t meshPathSize) {
   Colliders& c = session.settings().colliders;
   ImGui::Checkbox("ground", &c.ground.enabled);

@@ -43,6 +43,7 @@ void drawMaterials(SimSession& session);
 std::optional<std::string> drawColliders(SimSession& session, char* meshPath, size_t meshPathSize);
 // Wind on cloth sheets (core/sim/wind.h): velocity, air, drag and lift, gusts.
 void drawWind(SimSession& session);
+void drawSpheres(SimSession& session);
 // The drag spring's stiffness and force cap.
 void drawMouseSpring(SimSession& session);
 

@@ -169,6 +169,7 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
     if (section(layout, "Colliders", "colliders", false))
       actions.scene.addMeshCollider = drawColliders(s, sceneState.colliderMeshPath, sizeof(sceneState.colliderMeshPath));
     if (section(layout, "Wind (cloth, strands)", "wind", false)) drawWind(s);
+    if (section(layout, "Motion and separation spheres", "spheres", false)) drawSpheres(s);
     if (section(layout, "Mouse drag", "drag", false)) drawMouseSpring(s);
     const bool numbersShown = section(layout, "Numbers and plots", "numbers", true);
     if (numbersShown) drawNumbersPanel(s, in.timer);

@@ -345,6 +345,13 @@ void writeSolverSettings(const SolverSettings& s, Out& out) {
                  {"gust", jsonFloat(w.gust)},
                  {"gust_period", jsonFloat(w.gustPeriod)},
                  {"seed", w.seed}};
+  const SphereSettings& sp = s.spheres;
+  out["spheres"] = {{"motion", sp.motion},
+                    {"motion_scale", jsonFloat(sp.motionScale)},
+                    {"motion_bias", jsonFloat(sp.motionBias)},
+                    {"separation", sp.separation},
+                    {"separation_radius", jsonFloat(sp.separationRadius)},
+                    {"stiffness", jsonFloat(sp.stiffness)}};
 }
 
 namespace {
@@ -357,6 +364,16 @@ void readWind(JsonObject o, WindSettings& w) {
   o.read("gust", w.gust, NumberRange::closed(0.0, 1.0));
   o.read("gust_period", w.gustPeriod, NumberRange::positive());
   o.read("seed", w.seed, 0, UINT32_MAX);
+  o.finish();
+}
+
+void readSpheres(JsonObject o, SphereSettings& s) {
+  o.read("motion", s.motion);
+  o.read("motion_scale", s.motionScale, NumberRange::closed(0.0, 100.0));
+  o.read("motion_bias", s.motionBias, NumberRange::closed(-100.0, 100.0));
+  o.read("separation", s.separation);
+  o.read("separation_radius", s.separationRadius, NumberRange::positive());
+  o.read("stiffness", s.stiffness, NumberRange::closed(0.0, 1.0));
   o.finish();
 }
 }  // namespace
@@ -372,6 +389,7 @@ void readSolverSettings(JsonObject& root, SolverSettings& s) {
   if (auto o = root.object("colliders")) readColliders(*o, s.colliders);
   if (auto o = root.object("body_contacts")) readBodyContacts(*o, s.bodyContacts);
   if (auto o = root.object("wind")) readWind(*o, s.wind);
+  if (auto o = root.object("spheres")) readSpheres(*o, s.spheres);
 }
 
 }  // namespace tetlab

@@ -103,6 +103,7 @@ void SimSession::stepFrame() {
   Simulator& sim = active();
   sim.setAttachment(state_.mouse);  // stiffness and force cap may have changed (mouse())
   moveFollowers(sim);
+  updateSpheres(sim);
   const auto start = std::chrono::steady_clock::now();
   stepActive(sim, s);
   lastStepMs_ = msSince(start);
@@ -131,6 +132,30 @@ void SimSession::moveFollowers(Simulator& sim) {
     if (Status st = sim.moveKinematic(followIds_, followPositions_); !st)
       notice("moving the pins that follow a collider failed: " + st.error().message);
   }
+}
+
+void SimSession::updateSpheres(Simulator& sim) {
+  const SphereSettings& settings = settings_.spheres;
+  if (!settings.any()) {
+    if (spheresSent_ && !sim.setSpheres(SphereTargets{})) notice("switching the motion/separation spheres off failed");
+    spheresSent_ = haveSphereTargets_ = false;
+    return;
+  }
+  if (sphereRigStale_) {
+    sphereRig_ = buildSphereRig(model(), built_.scene.followers, state_.x, built_.scene.settings.colliders);
+    sphereRigStale_ = false;
+    haveSphereTargets_ = false;
+  }
+  SphereTargets t;
+  sphereTargets(sphereRig_, settings, settings_.colliders, built_.scene.followers, t.motionTarget, t.separationTarget);
+  // The frame blends from last frame's spheres to this frame's (a first frame: no motion).
+  t.motionStart = haveSphereTargets_ ? std::move(sphereMotion_) : t.motionTarget;
+  t.separationStart = haveSphereTargets_ ? std::move(sphereSeparation_) : t.separationTarget;
+  t.stiffness = settings.stiffness;
+  if (Status st = sim.setSpheres(t); !st) notice("motion/separation spheres: " + st.error().message);
+  sphereMotion_ = std::move(t.motionTarget);
+  sphereSeparation_ = std::move(t.separationTarget);
+  haveSphereTargets_ = spheresSent_ = true;
 }
 
 void SimSession::stepActive(Simulator& sim, const SolverSettings& s) {
@@ -278,6 +303,7 @@ void SimSession::reset() {
     if (state_.x[i].w == 0.0f) pinned.push_back(i);
   const Attachment mouse = state_.mouse;
   state_ = makeInitialState(built_);
+  sphereRigStale_ = true;
   for (uint32_t i = 0; i < state_.x.size(); ++i) state_.x[i].w = 1.0f / model().mass[i];
   pinVertices(state_, pinned);
   state_.mouse = mouse;
@@ -445,6 +471,7 @@ void SimSession::togglePin(uint32_t vertex) {
   else
     pinVertices(state_, ids);
   // Pins change tethers and AVBD's pin rows: re-initialise the solver (x and v are kept).
+  sphereRigStale_ = true;  // the spheres' radii follow the distance to the pins
   pushToCpu();
   if (backend_ == Backend::OpenCl) (void)pushToDevice();
 }

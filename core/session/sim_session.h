@@ -46,6 +46,7 @@
 #include "core/sim/diagnostics.h"
 #include "core/session/series.h"
 #include "core/sim/simulator.h"
+#include "core/sim/sphere_constraints.h"
 #include "core/sim/solver.h"
 #include "gpu/cl/cl_context.h"
 #include "gpu/cl/kernel_source.h"
@@ -199,6 +200,8 @@ class SimSession {
   void stepActive(Simulator& sim, const SolverSettings& s);
   // Pins that follow a collider to where it is now (core/sim/pin_followers.h).
   void moveFollowers(Simulator& sim);
+  // This frame's motion and separation spheres to the active backend (core/sim/sphere_constraints.h).
+  void updateSpheres(Simulator& sim);
   // Builds the device energy kernels for gpu_ (a notice on failure: the host
   // energy from the periodic read-back is used then).
   void enableDeviceEnergy();
@@ -220,6 +223,9 @@ class SimSession {
   BuiltScene built_;
   std::vector<glm::vec3> followTargets_, followPositions_;  // moveFollowers scratch
   std::vector<uint32_t> followIds_;
+  SphereRig sphereRig_;
+  bool sphereRigStale_ = true, haveSphereTargets_ = false, spheresSent_ = false;
+  std::vector<glm::vec4> sphereMotion_, sphereSeparation_;  // last frame's targets
   SolverSettings settings_;
   bool xpbdAutoRaise_ = true;
   State state_;

@@ -18,6 +18,18 @@ size_t colliderListSize(const Colliders& c, ColliderList list) {
   return 0;
 }
 
+int32_t colliderRecordId(const Colliders& c, ColliderRef ref) {
+  if (ref.index >= colliderListSize(c, ref.list)) return -1;
+  if (ref.list == ColliderList::Ground) return 0;
+  int32_t id = 1;
+  for (ColliderList l : {ColliderList::Planes, ColliderList::Spheres, ColliderList::Boxes, ColliderList::Capsules,
+                         ColliderList::Tori, ColliderList::Meshes}) {
+    if (l == ref.list) return id + int32_t(ref.index);
+    id += int32_t(colliderListSize(c, l));
+  }
+  return -1;
+}
+
 std::optional<ColliderFrame> colliderFrame(const Colliders& c, ColliderRef ref) {
   if (ref.index >= colliderListSize(c, ref.list)) return std::nullopt;
   const size_t i = ref.index;

@@ -43,6 +43,10 @@ struct ColliderFrame {
 // (removed in the window: its followers then stay where they are).
 std::optional<ColliderFrame> colliderFrame(const Colliders& colliders, ColliderRef ref);
 
+// The collider's record id in packColliders' numbering (core/sim/collider_records.h:
+// 0 the ground, then planes, spheres, boxes, capsules, tori, meshes); -1: none.
+int32_t colliderRecordId(const Colliders& colliders, ColliderRef ref);
+
 // How many colliders `list` has (for the scene build's range check).
 size_t colliderListSize(const Colliders& colliders, ColliderList list);
 

@@ -54,6 +54,7 @@ Status CpuSimulator::writeState(const State& state) {
   state_.v = state.v;
   state_.xInertial.resize(state.x.size());
   state_.mouse = state.mouse;
+  state_.spheres = state.spheres;
   state_.time = state.time;
   solver_->reset(*model_, state_);
   return Ok{};

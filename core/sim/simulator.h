@@ -71,6 +71,9 @@ class Simulator {
   // step: pins that follow a collider (core/sim/pin_followers.h). The caller
   // passes pinned vertices only; their w stays 0.
   virtual Status moveKinematic(std::span<const uint32_t> vertices, std::span<const glm::vec3> positions) = 0;
+  // The frame's motion and separation spheres (core/sim/sphere_constraints.h;
+  // inactive targets turn them off); apply from the next step.
+  virtual Status setSpheres(const SphereTargets& spheres) = 0;
   // The mouse attachment (its stiffness and force cap too); applies from the next substep.
   virtual void setAttachment(const Attachment& mouse) = 0;
   // The model's lumped masses changed (a density edit): re-send them where a copy is kept.
@@ -136,6 +139,10 @@ class CpuSimulator final : public Simulator {
   Status readPositions(std::vector<glm::vec4>& outX) override;
   Status writeState(const State& state) override;
   Status moveKinematic(std::span<const uint32_t> vertices, std::span<const glm::vec3> positions) override;
+  Status setSpheres(const SphereTargets& spheres) override {
+    state_.spheres = spheres;
+    return Ok{};
+  }
   void setAttachment(const Attachment& mouse) override { state_.mouse = mouse; }
 
   Status readDiagnostics(StepDiagnostics&) override { return Ok{}; }

@@ -10,6 +10,7 @@
 #include "core/cpu/xpbd_params.h"
 #include "core/sim/body_contact_params.h"
 #include "core/sim/colliders.h"
+#include "core/sim/sphere_settings.h"
 #include "core/sim/step_settings.h"
 #include "core/sim/wind.h"
 
@@ -26,6 +27,7 @@ struct SolverSettings {
   Colliders colliders;
   BodyContactParams bodyContacts;
   WindSettings wind;  // on cloth sheets
+  SphereSettings spheres;  // NvCloth's motion and separation spheres, on sheets and strands
 };
 
 }  // namespace tetlab

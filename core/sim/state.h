@@ -25,6 +25,15 @@ struct Attachment {
   float maxForce = 100.0f;          // [N] cap so a fast drag cannot inject explosive energy
 };
 
+// The frame's motion and separation spheres (core/sim/sphere_constraints.h):
+// per vertex (centre, radius; radius < 0: none), at the start and the end of
+// the frame; empty when off.
+struct SphereTargets {
+  std::vector<glm::vec4> motionStart, motionTarget, separationStart, separationTarget;
+  float stiffness = 1.0f;  // per 1/60 s (SphereSettings::stiffness)
+  bool active() const { return !motionStart.empty(); }
+};
+
 struct State {
   std::vector<glm::vec4> x;          // position [m], w = inverse mass [1/kg] (0 = pinned/kinematic)
   std::vector<glm::vec4> xPrev;      // position at the start of the substep
@@ -35,6 +44,7 @@ struct State {
   std::vector<float> lambda;         // Lagrange multipliers (XPBD) / dual variables (AVBD)
   std::vector<float> penalty;        // AVBD penalty parameters k
   Attachment mouse;
+  SphereTargets spheres;
   // Body-body contacts of the current substep (found after the predict, see
   // core/sim/body_contact_detection.h); empty when the toggle is off.
   BodyContacts bodyContacts;

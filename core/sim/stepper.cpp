@@ -13,6 +13,7 @@
 #include "core/sim/body_contact_detection.h"
 #include "core/sim/energy.h"
 #include "core/sim/rayleigh_damping.h"
+#include "core/sim/sphere_constraints.h"
 
 namespace tetlab {
 namespace {
@@ -119,6 +120,10 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
     out.residualHistory.clear();  // keeps the last substep's history
     out.maxViolation = 0.0f;
     solver.solveSubstep(model, settings, h, state, out);
+    // Motion and separation spheres, after every solver's solve alike (core/sim/sphere_constraints.h).
+    if (state.spheres.active())
+      projectSpheres(state.spheres, float(s + 1) / float(substeps), sphereSubstepStiffness(state.spheres.stiffness, h),
+                     state.x);
     out.stages[Stage::Solve] += msSince(t0);
 
     t0 = Clock::now();

@@ -5,6 +5,8 @@
 //     wind       v += h F_wind / m on cloth vertices when settings.wind is on (core/sim/wind.h)
 //     predict    xPrev = x; xInertial = x + h v + h^2 g   (w = 0: xInertial = x)
 //     solve      solver.solveSubstep(model, settings, h, state, diagnostics)
+//     spheres    motion and separation spheres blended at (s + 1) / substeps, when
+//                state.spheres is set (core/sim/sphere_constraints.h)
 //     velocity   v = v + h g + (x - xInertial) / h  (= (x - xPrev) / h without the
 //                float rounding of the predict: shaders/cl/common/step_integrate.clh);
 //                v *= exp(-velocityDamping h)

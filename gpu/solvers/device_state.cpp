@@ -105,6 +105,7 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
   auto contacts = createDeviceBodyContacts(ctx, model);
   if (!contacts) return contacts.error();
   d.bodyContacts = std::move(*contacts);
+  if (Status s = uploadSpheres(ctx, d, state.spheres); !s) return s.error();
   return d;
 }
 
@@ -120,7 +121,7 @@ Status uploadState(const ClContext& ctx, DeviceState& device, const State& state
                  uploadOrResize<float>(ctx, device.lambda, state.lambda, "lambda"),
                  uploadOrResize<float>(ctx, device.penalty, state.penalty, "penalty")})
     if (!s) return s;
-  return Ok{};
+  return uploadSpheres(ctx, device, state.spheres);
 }
 
 Status downloadState(const ClContext& ctx, const DeviceState& device, State& out) {
@@ -134,6 +135,29 @@ Status downloadState(const ClContext& ctx, const DeviceState& device, State& out
 
 Status downloadPositions(const ClContext& ctx, const DeviceState& device, std::vector<glm::vec4>& outX) {
   return download(ctx, device.x, outX, "x");
+}
+
+Status uploadSpheres(const ClContext& ctx, DeviceState& device, const SphereTargets& spheres) {
+  device.spheresActive = false;
+  if (!spheres.active()) return Ok{};
+  const size_t n = device.vertexCount;
+  const std::vector<glm::vec4>* hosts[] = {&spheres.motionStart, &spheres.motionTarget, &spheres.separationStart,
+                                           &spheres.separationTarget};
+  DeviceBuffer<glm::vec4>* buffers[] = {&device.motionStart, &device.motionTarget, &device.separationStart,
+                                        &device.separationTarget};
+  for (size_t k = 0; k < 4; ++k) {
+    if (hosts[k]->size() != n) return Error{"sphere targets sized for another model"};
+    if (buffers[k]->size() != n) {
+      auto b = DeviceBuffer<glm::vec4>::create(ctx.context, n, CL_MEM_READ_ONLY, "spheres");
+      if (!b) return b.error();
+      *buffers[k] = std::move(*b);
+    }
+    if (cl_int e = buffers[k]->upload(ctx.queue, std::span<const glm::vec4>(*hosts[k])); e != CL_SUCCESS)
+      return clError("uploading the motion and separation spheres", e);
+  }
+  device.sphereStiffness = spheres.stiffness;
+  device.spheresActive = true;
+  return Ok{};
 }
 
 Status writeKinematicPositions(const ClContext& ctx, DeviceState& device, std::span<const uint32_t> vertices,

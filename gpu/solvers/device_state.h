@@ -63,6 +63,11 @@ struct DeviceState {
   DeviceBuffer<glm::vec4> hingeWeights;
   DeviceBuffer<uint32_t> hingeBody;
 
+  // Motion and separation spheres of the frame (State::spheres), when active.
+  DeviceBuffer<glm::vec4> motionStart, motionTarget, separationStart, separationTarget;
+  bool spheresActive = false;
+  float sphereStiffness = 1.0f;  // per 1/60 s
+
   // --- body-body contacts of the current substep (gpu/solvers/device_body_contacts.h) ---
   DeviceBodyContacts bodyContacts;
 
@@ -76,7 +81,7 @@ struct DeviceState {
 // Uploads the model and the state (blocking). Errors name the buffer.
 Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& model, const State& state);
 
-// Re-uploads x, xPrev, v, xInertial, lambda, penalty (sizes must match: lambda
+// Re-uploads x, xPrev, v, xInertial, lambda, penalty and the spheres (sizes must match: lambda
 // and penalty may be resized, which reallocates them).
 Status uploadState(const ClContext& ctx, DeviceState& device, const State& state);
 
@@ -86,6 +91,8 @@ Status downloadState(const ClContext& ctx, const DeviceState& device, State& out
 
 // Only positions (picking, UI read-back).
 Status downloadPositions(const ClContext& ctx, const DeviceState& device, std::vector<glm::vec4>& outX);
+// Uploads the frame's spheres (allocating on first use); inactive targets switch them off.
+Status uploadSpheres(const ClContext& ctx, DeviceState& device, const SphereTargets& spheres);
 // Writes x = (position, w = 0) of pinned vertices (sorted or not), one
 // blocking write per run of consecutive ids: a few writes for a pinned edge.
 Status writeKinematicPositions(const ClContext& ctx, DeviceState& device, std::span<const uint32_t> vertices,

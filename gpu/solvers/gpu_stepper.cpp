@@ -4,6 +4,7 @@
 
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/launch.h"
+#include "core/sim/sphere_constraints.h"
 #include "core/sim/stepper.h"
 
 namespace tetlab {
@@ -15,7 +16,7 @@ constexpr uint32_t kAllFinite = 0xffffffffu;  // STEP_ALL_FINITE in step_common.
 Result<GpuStepper> GpuStepper::create(const ClContext& ctx, const KernelSourceOptions& source) {
   auto program = KernelProgram::create(ctx, source, "cl/step_common.cl",
                                        {"step_predict", "step_velocity", "step_rollback", "step_wind",
-                                        "step_wind_apply"});
+                                        "step_wind_apply", "step_spheres"});
   if (!program) return program.error();
   const uint32_t init[2] = {kAllFinite, kAllFinite};
   auto status = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, init, CL_MEM_READ_WRITE, "step status");
@@ -66,7 +67,10 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SimModel& model, cons
       return clError("uploading the wind's elements", e);
     windElements_.take(model.materials);
   }
-  const bool fused = !detects && !wind && solver.fusesStep(settings, s);
+  // The spheres act between a substep's solve and its velocity update: also the substep loop.
+  const bool spheres = s.spheresActive && s.motionStart.size() == n;
+  const float sphereK = sphereSubstepStiffness(s.sphereStiffness, h);
+  const bool fused = !detects && !wind && !spheres && solver.fusesStep(settings, s);
   if (fused) {
     // Clears contacts an earlier detection left (nothing is detected here).
     if (Status st = enqueueBodyContacts(ctx, settings, s, profiler, contactsStage); !st) return st;
@@ -99,6 +103,14 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SimModel& model, cons
     solver.recordResidual(sub == substeps - 1);  // the curve the CPU stepper keeps: the last substep's
     if (e = solver.enqueueSubstep(ctx, settings, h, s, profiler); e != CL_SUCCESS)
       return clError("enqueueing the solver substep", e);
+    if (spheres) {
+      cl::Kernel& k = program_.kernel(kSpheres);
+      const float t = float(sub + 1) / float(substeps);
+      e = setKernelArgs(k, n, s.x, s.motionStart, s.motionTarget, s.separationStart, s.separationTarget, t, sphereK,
+                        status_);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, local, profiler.record(velocityStage));
+      if (e != CL_SUCCESS) return clError("enqueueing step_spheres", e);
+    }
 
     e = setKernelArgs(velocity, s.x, s.xPrev, s.xInertial, s.v, gravity, h, damping, n, status_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, velocity, n, local, profiler.record(velocityStage));

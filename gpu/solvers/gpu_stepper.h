@@ -53,7 +53,7 @@ class GpuStepper {
   double time() const { return time_; }  // simulated time of enqueued steps [s]
 
  private:
-  enum Kernel : size_t { kPredict, kVelocity, kRollback, kWind, kWindApply };
+  enum Kernel : size_t { kPredict, kVelocity, kRollback, kWind, kWindApply, kSpheres };
   GpuStepper(KernelProgram program, DeviceBuffer<uint32_t> status, BodyContactDetectorGpu contacts,
              RayleighDampingGpu damping)
       : program_(std::move(program)),

@@ -69,6 +69,7 @@ class OpenClSimulator final : public Simulator {
   Status readPositions(std::vector<glm::vec4>& outX) override { return downloadPositions(outX); }
   Status writeState(const State& state) override { return uploadState(state); }
   Status moveKinematic(std::span<const uint32_t> vertices, std::span<const glm::vec3> positions) override;
+  Status setSpheres(const SphereTargets& spheres) override { return uploadSpheres(ctx_, device_, spheres); }
   // The mouse attachment and pins live on the host; push them when they change.
   void setAttachment(const Attachment& mouse) override;
   Status massesChanged() override { return uploadMasses(); }

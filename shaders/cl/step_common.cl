@@ -6,6 +6,8 @@
 //   step_wind_apply  then v += dv (common/wind.clh, core/sim/wind.h)
 //   step_predict   xPrev = x; xInertial = x + h v + h^2 g (pinned: xInertial = x)
 //   <solver>       initial guess, iterations over colours, collisions
+//   step_spheres   (when set) motion and separation spheres blended at t = (s + 1) / N
+//                  (common/sphere_constraints.clh, core/sim/sphere_constraints.h)
 //   step_velocity  v = (v + h g + (x - xInertial) / h) * damping (= (x - xPrev) / h without
 //                  the float rounding of the predict, common/step_integrate.clh); first
 //                  non-finite vertex -> status[0]
@@ -20,6 +22,7 @@
 #pragma OPENCL FP_CONTRACT OFF
 #include "step_vertex.clh"
 #include "common/wind.clh"
+#include "common/sphere_constraints.clh"
 
 // wind: (w, rho) of the substep; coeff: (C_d, C_l, h, 0).
 __kernel void step_wind(const uint count, __global const float4* x, __global const float4* v,
@@ -35,6 +38,15 @@ __kernel void step_wind_apply(const uint count, __global float4* v, __global con
   const uint i = get_global_id(0);
   if (i >= count || status[0] != STEP_ALL_FINITE) return;
   v[i] += dv[i];
+}
+
+__kernel void step_spheres(const uint count, __global float4* x, __global const float4* motionStart,
+                           __global const float4* motionTarget, __global const float4* separationStart,
+                           __global const float4* separationTarget, const float t, const float k,
+                           __global const uint* status) {
+  const uint i = get_global_id(0);
+  if (i >= count || status[0] != STEP_ALL_FINITE) return;
+  sphere_constraints_vertex(x, i, motionStart, motionTarget, separationStart, separationTarget, t, k);
 }
 
 __kernel void step_predict(__global float4* x, __global float4* xPrev, __global float4* xInertial,

@@ -125,6 +125,56 @@ TEST_P(CapeScene, FollowsTheDraggedCharacterAndStaysOutsideIt) {
   EXPECT_GT(cornerTravel, 1.4) << "the cape's free corner did not follow the character";
 }
 
+// The same sway with motion spheres on through the session (SimSession builds
+// the spheres from the pins and the followed character every frame and hands
+// them to the backend): every free particle ends within scale d + bias of its
+// rest place carried by the character, d its rest distance to the collar.
+TEST_P(CapeScene, MotionSpheresHoldTheCapeNearItsPlaceOnTheSwayingCharacter) {
+  const CapeRun run = GetParam();
+  if (run.hardPins) GTEST_SKIP() << "one AVBD case is enough here";
+  Result<SceneDesc> desc = test::loadPresetDesc("cape.json");
+  ASSERT_TRUE(desc.ok()) << desc.error().message;
+  desc->settings.solver = run.solver;
+  SphereSettings& spheres = desc->settings.spheres;
+  spheres.motion = true;
+  spheres.motionScale = 0.1f;
+  spheres.motionBias = 0.01f;
+  std::unique_ptr<SimSession> session = test::makeSession(*desc);
+  ASSERT_TRUE(session);
+  std::optional<ClContext> ctx;
+  if (run.backend == Backend::OpenCl) {
+    Result<ClContext> made = createClContext();
+    if (!made) GTEST_SKIP() << "no OpenCL device: " << made.error().message;
+    ctx.emplace(std::move(*made));
+    ASSERT_TRUE(session->setBackend(Backend::OpenCl, &*ctx).ok());
+  }
+  Colliders& colliders = session->settings().colliders;
+  const glm::vec3 home = colliders.meshes[0].center;
+  const float dt = session->settings().step.dt;
+  for (int f = 0; f < 120; ++f) {
+    const float w = 2.0f * 3.14159265f * 0.8f;
+    colliders.meshes[0].center = home + glm::vec3(0.25f * std::sin(w * float(f) * dt), 0.0f, 0.0f);
+    session->advance();
+    ASSERT_FALSE(session->blownUp()) << session->blowUpMessage();
+  }
+  ASSERT_TRUE(session->syncPositions().ok());
+  const SimModel& model = session->model();
+  const State& s = session->state();
+  const glm::vec3 shift = colliders.meshes[0].center - home;  // the character only translated
+  float worst = -INFINITY, farthest = 0.0f;
+  for (uint32_t v = 0; v < model.vertexCount(); ++v) {
+    if (s.x[v].w == 0.0f) continue;
+    float d = INFINITY;  // rest distance to the nearest pin (the collar)
+    for (uint32_t p : session->built().scene.followers[0].vertices)
+      d = std::min(d, glm::length(model.restPositions[p] - model.restPositions[v]));
+    const float moved = glm::length(glm::vec3(s.x[v]) - (model.restPositions[v] + shift));
+    worst = std::max(worst, moved - (0.1f * d + 0.01f));
+    farthest = std::max(farthest, moved);
+  }
+  std::printf("  farthest from its carried rest place %.3f m; worst excess over its sphere %.2g m\n", farthest, worst);
+  EXPECT_LT(worst, 1e-4f) << "a particle left its motion sphere";
+}
+
 INSTANTIATE_TEST_SUITE_P(AllSolversBothBackends, CapeScene,
                          testing::Values(CapeRun{SolverKind::Pbd, Backend::Cpu}, CapeRun{SolverKind::Xpbd, Backend::Cpu},
                                          CapeRun{SolverKind::Vbd, Backend::Cpu}, CapeRun{SolverKind::Avbd, Backend::Cpu},

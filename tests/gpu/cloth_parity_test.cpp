@@ -251,6 +251,26 @@ TEST(ClothGpuParity, StrandDroppedAcrossABoxEverySolver) {
   expectParityEverySolver(ctx, scene, [](SolverSettings&) {}, 0.01);
 }
 
+// Motion and separation spheres (step_spheres after each substep's solve):
+// every free particle inside a sphere around a place that slides 3 cm along x
+// through the frame and outside one 1.5 cm below its rest place, which it falls onto, every solver.
+TEST(ClothGpuParity, MotionAndSeparationSpheresEverySolver) {
+  TETLAB_REQUIRE_CL_CONTEXT(ctx);
+  test::ParityScene scene = sheetPinnedAtTwoCorners();
+  SphereTargets& t = scene.state.spheres;
+  const glm::vec4 none(0.0f, 0.0f, 0.0f, -1.0f);
+  for (uint32_t v = 0; v < scene.model.vertexCount(); ++v) {
+    const glm::vec3 p = scene.model.restPositions[v];
+    const bool free = scene.state.x[v].w != 0.0f;
+    t.motionStart.push_back(free ? glm::vec4(p, 0.04f) : none);
+    t.motionTarget.push_back(free ? glm::vec4(p + glm::vec3(0.03f, 0.0f, 0.0f), 0.05f) : none);
+    t.separationStart.push_back(free ? glm::vec4(p - glm::vec3(0.005f, 0.035f, 0.0f), 0.02f) : none);
+    t.separationTarget.push_back(t.separationStart.back());
+  }
+  t.stiffness = 0.8f;
+  expectParityEverySolver(ctx, scene, [](SolverSettings& s) { s.colliders.ground.enabled = false; }, 0.01);
+}
+
 TEST(ClothGpuParity, SheetInGustyWindEverySolver) {
   TETLAB_REQUIRE_CL_CONTEXT(ctx);
   expectParityEverySolver(
