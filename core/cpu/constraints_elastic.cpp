@@ -73,7 +73,7 @@ void projectHingeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
     glm::vec4 q[4];
     for (int k = 0; k < 4; ++k) q[k] = X[ids[k]];
     clm::PbResiduals res{};
-    clm::pb_hinge_constraint(ctx.params, h, q, model.hingeWeights[h],
+    clm::pb_hinge_constraint(ctx.params, h, q, model.hingeWeights[h], model.hingeRest[h],
                              clm::pb_body_load(ctx.bodies.data(), model.hingeBody[h]).bending, lambda, &res);
     addResiduals(ctx, res.r, res.n);
     // A zero weight is no corner (a strand's hinge repeats its point there): its stale copy is not stored.

@@ -48,8 +48,8 @@ uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMater
 
 void vbdAddHinges(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
                   VbdVertexSystem& sys) {
-  clm::vbd_add_hinges(i, state.x.data(), model.hinges.data(), model.hingeWeights.data(), model.hingeBody.data(),
-                      model.vertexHinges.offsets.data(), model.vertexHinges.items.data(), cache.bodies.data(), &sys);
+  clm::vbd_add_hinges(i, state.x.data(), model.hinges.data(), model.hingeWeights.data(), model.hingeRest.data(),
+                      model.hingeBody.data(), model.vertexHinges.offsets.data(), model.vertexHinges.items.data(), cache.bodies.data(), &sys);
 }
 
 void VbdContactSnapshot::reset(const SimModel& model) {

@@ -6,6 +6,8 @@
 #include <glm/geometric.hpp>
 
 #include "core/model/material.h"
+#include "shaders/cl/common/compat_cpp.h"  // before any .clh
+#include "shaders/cl/common/cloth_bending.clh"
 
 namespace tetlab {
 
@@ -55,6 +57,7 @@ bool hingeWeights(const glm::dvec3& x0, const glm::dvec3& x1, const glm::dvec3& 
 uint32_t collectClothHinges(SimModel& model) {
   model.hinges.clear();
   model.hingeWeights.clear();
+  model.hingeRest.clear();
   model.hingeBody.clear();
   std::vector<HalfHinge> halves;
   halves.reserve(model.clothTriangles.size() * 3);
@@ -84,6 +87,7 @@ uint32_t collectClothHinges(SimModel& model) {
                        model.restPositions[hinge.w], k)) {
         model.hinges.push_back(hinge);
         model.hingeWeights.emplace_back(k);
+        model.hingeRest.emplace_back(0.0f);  // the model's flat rest: the weights are its affine dependency
         model.hingeBody.push_back(model.clothTriangleBody[h0.triangle]);
       } else {
         ++skipped;
@@ -118,7 +122,15 @@ uint32_t collectStrandHinges(SimModel& model) {
     if (!(l0 > 0.0) || !(l1 > 0.0)) continue;
     const double scale = 2.0 / (l0 + l1) * std::sqrt(0.5 * (l0 + l1));
     model.hinges.emplace_back(other[v].x, v, other[v].y, v);
-    model.hingeWeights.emplace_back(glm::dvec4(1.0 / l0, -(1.0 / l0 + 1.0 / l1), 1.0 / l1, 0.0) * scale);
+    const glm::vec4 k(glm::dvec4(1.0 / l0, -(1.0 / l0 + 1.0 / l1), 1.0 / l1, 0.0) * scale);
+    model.hingeWeights.push_back(k);
+    // The rest curvature (times sqrt(ds)): the strand keeps the shape it was made with, curls included.
+    // Evaluated in float as the solvers evaluate v, so the rest positions are exactly force-free (a
+    // double r would leave v - r at the float rounding of k x, ~1e-5 here: a force that is a percent
+    // of a thin rod's weight).
+    const glm::vec3 r = clm::hinge_vector(model.restPositions[other[v].x], model.restPositions[v],
+                                          model.restPositions[other[v].y], model.restPositions[v], k);
+    model.hingeRest.emplace_back(r, 0.0f);
     model.hingeBody.push_back(model.vertexBody[v]);
   }
   return branches;
@@ -129,7 +141,7 @@ double clothBendingEnergy(const SimModel& model, const glm::vec4* x) {
   for (uint32_t h = 0; h < model.hingeCount(); ++h) {
     const glm::uvec4 id = model.hinges[h];
     const glm::vec4 k = model.hingeWeights[h];
-    glm::dvec3 v(0.0);
+    glm::dvec3 v = -glm::dvec3(glm::vec3(model.hingeRest[h]));
     for (int j = 0; j < 4; ++j) v += double(k[j]) * glm::dvec3(x[id[j]]);
     const uint32_t b = model.hingeBody[h];
     const Material& m = model.materials[b];

@@ -41,7 +41,7 @@ float clothBendingStiffness(const Material& material);
 // rod's E pi d^4 / 64 when that is negative.
 float strandBendingStiffness(const Material& material);
 
-// Fills model.hinges / hingeWeights / hingeBody (unordered) from the cloth
+// Fills model.hinges / hingeWeights / hingeRest (0) / hingeBody (unordered) from the cloth
 // triangles: each edge shared by exactly two triangles of one sheet. Edges of
 // three or more triangles (non-manifold) and hinges with a degenerate
 // triangle get no hinge; returns how many were skipped.
@@ -49,10 +49,14 @@ uint32_t collectClothHinges(SimModel& model);
 
 // Appends a hinge for every interior point of a strand (a vertex with exactly
 // two segments of one strand body): (before, point, after, point) with the
-// discrete curvature of a straight rest rod,
+// discrete curvature vector
 //   v = 2 / (l0 + l1) ((x0 - x1) / l0 + (x2 - x1) / l1)     (|v| = 1/R on a circle)
-// scaled by sqrt(ds), ds = (l0 + l1) / 2, so that E = EI/2 |v|^2 ds, the
-// rod's EI/2 k^2 per length (a strand's rest state is straight). The last
+// scaled by sqrt(ds), ds = (l0 + l1) / 2, so that E = EI/2 |v - v_rest|^2 ds,
+// the rod's EI/2 (k - k_rest)^2 per length. v_rest (hingeRest) is v at the
+// rest positions: a strand keeps the shape it was made with (a curl, a wave).
+// It is a world-frame vector: the rest shape does not turn with the strand,
+// so a curl spun round by a large rotation of its root pulls back towards
+// its original orientation (there is no material frame and no twist). The last
 // slot repeats the point with weight 0 (hinges are four slots everywhere).
 // Returns the points with more than two segments (a branch: no hinge).
 uint32_t collectStrandHinges(SimModel& model);

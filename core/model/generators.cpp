@@ -188,22 +188,49 @@ SurfaceMesh makeClothPatch(glm::vec3 minCorner, glm::vec2 size, glm::uvec2 cells
 
 std::vector<std::vector<glm::vec3>> makeHair(glm::vec3 center, float radius, uint32_t strands, uint32_t points,
                                              float length, float capDegrees, float jitter, uint64_t seed) {
+  return makeHair(center, radius, strands, points, length, capDegrees, jitter, seed, 0.0f, 0.05f);
+}
+
+std::vector<std::vector<glm::vec3>> makeHair(glm::vec3 center, float radius, uint32_t strands, uint32_t points,
+                                             float length, float capDegrees, float jitter, uint64_t seed,
+                                             float curlRadius, float curlTurn) {
   std::vector<std::vector<glm::vec3>> out;
   if (strands == 0 || points < 2) return out;
   SplitMix64 rng(seed);
-  const double minCos = std::cos(double(capDegrees) * 3.14159265358979 / 180.0);
-  const double golden = 3.14159265358979 * (3.0 - std::sqrt(5.0));
-  const float segment = length / float(points - 1);
+  constexpr double kPi = 3.14159265358979;
+  const double minCos = std::cos(double(capDegrees) * kPi / 180.0);
+  const double golden = kPi * (3.0 - std::sqrt(5.0));
+  // A helix of radius a advancing p per turn has arc length sqrt(a^2 + (p / 2 pi)^2) per
+  // radian: each segment turns dTheta and advances the axis by p dTheta / 2 pi.
+  const bool curl = curlRadius > 0.0f && curlTurn > 0.0f;
+  const double a = curl ? double(curlRadius) : 0.0, pitch = curl ? double(curlTurn) / (2.0 * kPi) : 1.0;
+  const double perRadian = std::sqrt(a * a + pitch * pitch);
+  const double dTheta = double(length) / double(points - 1) / perRadian;
+  const float axialStep = float(pitch * dTheta);
   for (uint32_t s = 0; s < strands; ++s) {
     // Equal-area spacing in cos(theta) over the cap, golden-angle turns in phi.
     const double cosTheta = 1.0 - (1.0 - minCos) * (double(s) + 0.5) / double(strands);
     const double sinTheta = std::sqrt(std::max(0.0, 1.0 - cosTheta * cosTheta));
     const double phi = golden * double(s);
     glm::vec3 dir(float(sinTheta * std::cos(phi)), float(cosTheta), float(sinTheta * std::sin(phi)));
-    std::vector<glm::vec3> line{center + radius * dir};
+    // A frame (u, w) across the path, carried along it (projected on each new normal plane).
+    glm::vec3 u = glm::normalize(glm::cross(dir, std::fabs(dir.y) < 0.9f ? glm::vec3(0, 1, 0) : glm::vec3(1, 0, 0)));
+    const double phase = curl ? kPi * double(rng.symmetric()) : 0.0;
+    const glm::vec3 root = center + radius * dir;
+    glm::vec3 axis = root;
+    auto offset = [&](double theta) {
+      const glm::vec3 w = glm::cross(dir, u);
+      return float(a) * (float(std::cos(theta + phase)) * u + float(std::sin(theta + phase)) * w);
+    };
+    const glm::vec3 start = offset(0.0);  // the helix starts at the root
+    std::vector<glm::vec3> line{root};
     for (uint32_t k = 1; k < points; ++k) {
-      if (jitter > 0.0f) dir = glm::normalize(dir + jitter * glm::vec3(rng.symmetric(), rng.symmetric(), rng.symmetric()));
-      line.push_back(line.back() + segment * dir);
+      if (jitter > 0.0f) {
+        dir = glm::normalize(dir + jitter * glm::vec3(rng.symmetric(), rng.symmetric(), rng.symmetric()));
+        u = glm::normalize(u - glm::dot(u, dir) * dir);
+      }
+      axis += axialStep * dir;
+      line.push_back(curl ? axis + offset(dTheta * double(k)) - start : axis);
     }
     out.push_back(std::move(line));
   }

@@ -56,7 +56,14 @@ SurfaceMesh makeClothPatch(glm::vec3 minCorner, glm::vec2 size, glm::uvec2 cells
 // the sphere (center, radius) along its normal, `length` long. Roots follow a
 // Fibonacci spiral over the cap within capDegrees of +y (even spacing, no
 // clumps); jitter turns each segment from the one before by a random vector of
-// that fraction of its length (splitmix64 from seed; 0: straight).
+// that fraction of its length (splitmix64 from seed; 0: straight). A curl
+// winds each strand as a helix of radius curlRadius around that path, one turn
+// per curlTurn of it [m], from a random phase per strand; `length` is the arc
+// length either way (points equally spaced along the strand).
+std::vector<std::vector<glm::vec3>> makeHair(glm::vec3 center, float radius, uint32_t strands, uint32_t points,
+                                             float length, float capDegrees, float jitter, uint64_t seed,
+                                             float curlRadius, float curlTurn);
+// The same without a curl.
 std::vector<std::vector<glm::vec3>> makeHair(glm::vec3 center, float radius, uint32_t strands, uint32_t points,
                                              float length, float capDegrees, float jitter, uint64_t seed);
 

@@ -321,6 +321,7 @@ void buildHinges(SimModel& model, ModelBuildReport& report) {
   const std::vector<uint32_t> perm = colorSortPermutation(coloring, model.hingeColors);
   model.hinges = permute(model.hinges, perm);
   model.hingeWeights = permute(model.hingeWeights, perm);
+  model.hingeRest = permute(model.hingeRest, perm);
   model.hingeBody = permute(model.hingeBody, perm);
   model.vertexHinges = buildCsr(model.vertexCount(), n * 4, cornerOf);
   report.hingeColoring = summarize(coloring);

@@ -86,7 +86,8 @@ struct SimModel {
   // (x0, x1 the edge, x2, x3 the opposite corners) and interior points of the
   // strands (x0 the point before, x1 the point, x2 the one after, x3 = x1 with weight 0) ---
   std::vector<glm::uvec4> hinges;
-  std::vector<glm::vec4> hingeWeights;     // k_j [1/m]: E = D/2 |sum_j k_j x_j|^2 (core/model/cloth_bending.h)
+  std::vector<glm::vec4> hingeWeights;     // k_j [1/m]: E = D/2 |sum_j k_j x_j - r|^2 (core/model/cloth_bending.h)
+  std::vector<glm::vec4> hingeRest;        // r = sum_j k_j x_j at rest (xyz; 0 for sheets, a strand's rest curvature)
   std::vector<uint32_t> hingeBody;
   ColorRanges hingeColors;                 // no two hinges of one colour share a vertex
   Csr vertexHinges;                        // per vertex: hinge * 4 + corner

@@ -186,7 +186,8 @@ Result<BodyGeometry> makeGeneratedGeometry(const BodySpec& spec, uint64_t seed) 
     case BodySource::Hair: {
       const HairGenerator& h = spec.hair;
       BodyDesc strands = strandBody(
-          makeHair(h.center, h.radius, h.strands, h.points, h.length, h.capDegrees, h.jitter, seed));
+          makeHair(h.center, h.radius, h.strands, h.points, h.length, h.capDegrees, h.jitter, seed, h.curlRadius,
+                   h.curlTurn));
       g.kind = BodyKind::Strand;
       g.tets.positions = std::move(strands.mesh.positions);
       g.strandSegments = std::move(strands.segments);
@@ -278,33 +279,53 @@ BodySurface boundarySurface(const SimModel& model, const BodyRange& range, uint3
 
 bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
 
-// The pins of regions that follow a collider, in the collider's frame as the
-// scene places it (a pin the file's unpinned_vertices released is left out).
+// The collider `ref` names, or an error naming where the scene file asked for it.
+Result<ColliderFrame> followedFrame(const Colliders& colliders, ColliderRef ref, const std::string& where) {
+  if (const std::optional<ColliderFrame> frame = colliderFrame(colliders, ref)) return *frame;
+  return Error{where + ": there is no " + enumName(colliderListNames(), ref.list) + "[" + std::to_string(ref.index) +
+               "] collider (the scene has " + std::to_string(colliderListSize(colliders, ref.list)) +
+               "): give the index of one in the scene's \"colliders\""};
+}
+
+// The pins of regions that follow a collider, and hair roots that follow one,
+// in the collider's frame as the scene places it (a pin the file's
+// unpinned_vertices released is left out).
 Status addPinFollowers(const SceneDesc& desc, std::span<const BodyRange> bodies, std::span<const uint8_t> pinned,
-                       Scene& scene) {
+                       const std::vector<std::vector<uint32_t>>& roots, Scene& scene) {
   const SimModel& m = scene.model;
   const Colliders& colliders = desc.settings.colliders;
+  const std::string scenePrefix = "scene '" + desc.name + "', body '";
+  auto follow = [&](ColliderRef ref, const ColliderFrame& frame, auto&& take, uint32_t begin, uint32_t end) {
+    std::vector<uint32_t> vertices;
+    std::vector<glm::vec3> positions;
+    for (uint32_t v = begin; v < end; ++v)
+      if (pinned[v] && take(v)) {
+        vertices.push_back(v);
+        positions.push_back(m.restPositions[v]);
+      }
+    if (!vertices.empty()) scene.followers.push_back(makePinFollower(ref, frame, vertices, positions));
+  };
   for (size_t i = 0; i < desc.bodies.size() && i < bodies.size(); ++i) {
-    const std::vector<PinRegion>& regions = desc.bodies[i].pins;
+    const BodySpec& body = desc.bodies[i];
+    const std::vector<PinRegion>& regions = body.pins;
     for (size_t r = 0; r < regions.size(); ++r) {
       const PinRegion& region = regions[r];
       if (!region.follow.valid()) continue;
-      const std::string where = "scene '" + desc.name + "', body '" + desc.bodies[i].name + "', pins[" +
-                                std::to_string(r) + "].follow";
-      const std::optional<ColliderFrame> frame = colliderFrame(colliders, region.follow);
-      if (!frame)
-        return Error{where + ": there is no " + enumName(colliderListNames(), region.follow.list) + "[" +
-                     std::to_string(region.follow.index) + "] collider (the scene has " +
-                     std::to_string(colliderListSize(colliders, region.follow.list)) +
-                     "): give the index of one in the scene's \"colliders\""};
-      std::vector<uint32_t> vertices;
-      std::vector<glm::vec3> positions;
-      for (uint32_t v = bodies[i].vertexBegin; v < bodies[i].vertexEnd; ++v)
-        if (pinned[v] && region.contains(m.restPositions[v])) {
-          vertices.push_back(v);
-          positions.push_back(m.restPositions[v]);
-        }
-      if (!vertices.empty()) scene.followers.push_back(makePinFollower(region.follow, *frame, vertices, positions));
+      Result<ColliderFrame> frame =
+          followedFrame(colliders, region.follow, scenePrefix + body.name + "', pins[" + std::to_string(r) + "].follow");
+      if (!frame) return frame.error();
+      follow(region.follow, *frame, [&](uint32_t v) { return region.contains(m.restPositions[v]); },
+             bodies[i].vertexBegin, bodies[i].vertexEnd);
+    }
+    if (body.source == BodySource::Hair && body.hair.rootsFollow.valid() && i < roots.size()) {
+      Result<ColliderFrame> frame =
+          followedFrame(colliders, body.hair.rootsFollow, scenePrefix + body.name + "', hair.roots_follow");
+      if (!frame) return frame.error();
+      std::vector<uint8_t> isRoot(bodies[i].vertexEnd - bodies[i].vertexBegin, 0);
+      for (uint32_t local : roots[i])
+        if (local < isRoot.size()) isRoot[local] = 1;
+      follow(body.hair.rootsFollow, *frame, [&](uint32_t v) { return isRoot[v - bodies[i].vertexBegin] != 0; },
+             bodies[i].vertexBegin, bodies[i].vertexEnd);
     }
   }
   return Ok{};
@@ -445,7 +466,7 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
   for (uint32_t v : desc.unpinnedVertices) pinned[v] = 0;
   for (uint32_t v = 0; v < m.vertexCount(); ++v)
     if (pinned[v]) built.scene.pinned.push_back(v);
-  if (Status s = addPinFollowers(desc, built.bodies, pinned, built.scene); !s) return s.error();
+  if (Status s = addPinFollowers(desc, built.bodies, pinned, roots, built.scene); !s) return s.error();
   if (progress) progress("done", 1.0f);
   return built;
 }

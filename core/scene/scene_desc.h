@@ -88,6 +88,9 @@ struct HairGenerator {
   float length = 0.2f;                 // [m]
   float capDegrees = 60.0f;            // [deg]
   float jitter = 0.0f;                 // [-]
+  float curlRadius = 0.0f;             // helix radius of a curl [m] (0: none)
+  float curlTurn = 0.05f;              // path length of one turn of the curl [m]
+  ColliderRef rootsFollow;             // the clamped roots ride on this collider (the head)
 };
 
 // The tetrahedralization options a user may set for an OBJ body (TetOptions subset).

@@ -82,7 +82,11 @@ JsonOut writeBody(const BodySpec& b) {
       out["hair"] = {{"center", jsonVec3(b.hair.center)},   {"radius", jsonFloat(b.hair.radius)},
                      {"strands", b.hair.strands},            {"points", b.hair.points},
                      {"length", jsonFloat(b.hair.length)},   {"cap_deg", jsonFloat(b.hair.capDegrees)},
-                     {"jitter", jsonFloat(b.hair.jitter)}};
+                     {"jitter", jsonFloat(b.hair.jitter)},   {"curl_radius", jsonFloat(b.hair.curlRadius)},
+                     {"curl_turn", jsonFloat(b.hair.curlTurn)}};
+      if (b.hair.rootsFollow.valid())
+        out["hair"]["roots_follow"] = {{"collider", std::string(enumName(colliderListNames(), b.hair.rootsFollow.list))},
+                                       {"index", b.hair.rootsFollow.index}};
       break;
   }
   out["transform"] = writeTransform(b.transform);
@@ -128,6 +132,16 @@ void readMaterial(JsonObject o, Material& m) {
     }
   }
   o.finish();
+}
+
+// {"collider": list, "index": i}: a collider a pin region or hair roots follow.
+void readColliderRef(JsonObject& f, ColliderRef& out) {
+  if (!f.has("collider"))
+    JsonObject::fail(f.path(), "needs \"collider\": the list (" + enumNameList(colliderListNames()) +
+                                   ") and \"index\" in it");
+  f.readEnum("collider", out.list, colliderListNames());
+  f.read("index", out.index, 0u, 1u << 20);
+  f.finish();
 }
 
 // Reads "min"/"max" of a region object (the caller finishes it).
@@ -238,20 +252,16 @@ void readBody(JsonObject o, size_t index, BodySpec& b) {
     g->read("length", b.hair.length, NumberRange::positive());
     g->read("cap_deg", b.hair.capDegrees, NumberRange::closed(0.0, 180.0));
     g->read("jitter", b.hair.jitter, NumberRange::closed(0.0, 2.0));
+    g->read("curl_radius", b.hair.curlRadius, NumberRange::closed(0.0, 10.0));
+    g->read("curl_turn", b.hair.curlTurn, NumberRange::positive());
+    if (auto f = g->object("roots_follow")) readColliderRef(*f, b.hair.rootsFollow);
     g->finish();
   }
   if (auto t = o.object("transform")) readTransform(*t, b.transform);
   if (auto m = o.object("material")) readMaterial(*m, b.material);
   readRegions(o, "pins", [&](JsonObject& item, const Region& r) {
     PinRegion pin(r);
-    if (auto f = item.object("follow")) {
-      if (!f->has("collider"))
-        JsonObject::fail(f->path(), "\"follow\" needs \"collider\": the list (" + enumNameList(colliderListNames()) +
-                                        ") and \"index\" in it");
-      f->readEnum("collider", pin.follow.list, colliderListNames());
-      f->read("index", pin.follow.index, 0u, 1u << 20);
-      f->finish();
-    }
+    if (auto f = item.object("follow")) readColliderRef(*f, pin.follow);
     b.pins.push_back(pin);
   });
   readRegions(o, "density_regions", [&](JsonObject& item, const Region& r) {

@@ -116,9 +116,9 @@ void addElasticEnergy(const SimModel& model, const SolverSettings& settings, con
       const double D = bodyBendingStiffness(model, model.hingeBody[h]);
       if (!(D > 0.0)) continue;
       const glm::uvec4 id = model.hinges[h];
-      const glm::vec3 v = clm::hinge_vector(glm::vec3(state.x[id.x]), glm::vec3(state.x[id.y]),
-                                            glm::vec3(state.x[id.z]), glm::vec3(state.x[id.w]),
-                                            model.hingeWeights[h]);
+      const glm::vec3 v = clm::hinge_residual(glm::vec3(state.x[id.x]), glm::vec3(state.x[id.y]),
+                                              glm::vec3(state.x[id.z]), glm::vec3(state.x[id.w]),
+                                              model.hingeWeights[h], model.hingeRest[h]);
       for (int d = 0; d < 3; ++d) {
         const double e = 0.5 * D * double(v[d]) * double(v[d]);
         elastic += e;

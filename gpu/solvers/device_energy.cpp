@@ -174,7 +174,7 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
   if (hingeGroups > 0) {
     cl::Kernel& k = program_.kernel(3);
     if (cl_int err = setKernelArgs(k, model.hingeCount(), device.x, device.hinges, device.hingeWeights,
-                                   device.hingeBody, energyBodies_, lambda, layout.hinges, probe, partials_,
+                                   device.hingeRest, device.hingeBody, energyBodies_, lambda, layout.hinges, probe, partials_,
                                    hingeOffset);
         err != CL_SUCCESS)
       return clError("device energy: setting energy_hinges arguments", err);

@@ -44,7 +44,7 @@ size_t DeviceState::deviceBytes() const {
          restLength.bytes() + edgeVolume.bytes() + vertexColorOrder.bytes() + vertexTetsOffsets.bytes() +
          vertexTetsItems.bytes() + vertexEdgesOffsets.bytes() + vertexEdgesItems.bytes() + clothTriangles.bytes() +
          vertexClothOffsets.bytes() + vertexClothItems.bytes() + windDv.bytes() + hinges.bytes() +
-         hingeWeights.bytes() + hingeBody.bytes();
+         hingeWeights.bytes() + hingeRest.bytes() + hingeBody.bytes();
 }
 
 Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& model, const State& state) {
@@ -99,6 +99,7 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
   if (model.hingeCount() > 0) {
     step(makeBuffer<glm::uvec4>(ctx, d.hinges, model.hinges, "hinges", kRead));
     step(makeBuffer<glm::vec4>(ctx, d.hingeWeights, model.hingeWeights, "hingeWeights", kRead));
+    step(makeBuffer<glm::vec4>(ctx, d.hingeRest, model.hingeRest, "hingeRest", kRead));
     step(makeBuffer<uint32_t>(ctx, d.hingeBody, model.hingeBody, "hingeBody", kRead));
   }
   if (!st) return st.error();

@@ -61,6 +61,7 @@ struct DeviceState {
   // position-based kernels; the VBD family reads its packed copy (vbd_family_gpu.h).
   DeviceBuffer<glm::uvec4> hinges;
   DeviceBuffer<glm::vec4> hingeWeights;
+  DeviceBuffer<glm::vec4> hingeRest;
   DeviceBuffer<uint32_t> hingeBody;
 
   // Motion and separation spheres of the frame (State::spheres), when active.

@@ -358,7 +358,8 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
     cl::Kernel& k = program_.kernel(kHinges);
     for (uint32_t c = 0; c < s.hingeColors.count() && e == CL_SUCCESS; ++c) {
       const uint32_t begin = s.hingeColors.begin(c), count = s.hingeColors.end(c) - begin;
-      e = setKernelArgs(k, begin, count, s.x, s.hinges, s.hingeWeights, s.hingeBody, bodies_, s.lambda, p);
+      e = setKernelArgs(k, begin, count, s.x, s.hinges, s.hingeWeights, s.hingeRest, s.hingeBody, bodies_, s.lambda,
+                        p);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageHinges_));
     }
     if (e != CL_SUCCESS) return e;

@@ -78,6 +78,8 @@ Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
   align4(rest);
   sections_.hingeWeightsBase = append(rest, std::span(reinterpret_cast<const float*>(model.hingeWeights.data()),
                                                       model.hingeWeights.size() * 4));
+  sections_.hingeRestBase = append(rest, std::span(reinterpret_cast<const float*>(model.hingeRest.data()),
+                                                   model.hingeRest.size() * 4));
   if (rest.empty()) rest.push_back(0.0f);
   auto t = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, topo, CL_MEM_READ_ONLY, "VBD topology");
   if (!t) return t.error();

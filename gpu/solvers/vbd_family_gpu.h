@@ -36,6 +36,7 @@
 //                     restVolume            at restVolumeBase
 //                     restLength            at restLengthBase
 //                     hingeWeights (4 each) at hingeWeightsBase        (a multiple of 4: read as float4)
+//                     hingeRest (4 each) at hingeRestBase              (follows it: a multiple of 4 too)
 #include <cstdint>
 #include <vector>
 
@@ -135,6 +136,7 @@ class VbdFamilyInputs {
     p.vertexHingesOffsetsBase = sections_.vertexHingesOffsetsBase;
     p.vertexHingesItemsBase = sections_.vertexHingesItemsBase;
     p.hingeWeightsBase = sections_.hingeWeightsBase;
+    p.hingeRestBase = sections_.hingeRestBase;
   }
 
   DeviceBuffer<glm::vec4> bodies;     // per body: (NH mu [Pa], NH lambda [Pa], damping k_d [s], cloth bending D [N m])
@@ -155,6 +157,7 @@ class VbdFamilyInputs {
     uint32_t colorStartsBase = 0;
     uint32_t hingesBase = 0, hingeBodyBase = 0, vertexHingesOffsetsBase = 0, vertexHingesItemsBase = 0;
     uint32_t hingeWeightsBase = 0;
+    uint32_t hingeRestBase = 0;
   } sections_;
   VbdMaterialCache cache_;
   bool uploaded_ = false;  // bodies / edgeStiffness hold cache_ (cleared by reset)

@@ -196,7 +196,8 @@ static inline int avbd_solve_vertex(
                  topology + p->vertexTetsOffsetsBase, topology + p->vertexTetsItemsBase, bodies, &s);
   if (terms & VBD_TERM_BENDING)  // an energy, as in VBD (no rows); the CPU's order
     vbd_add_hinges(i, x, (__global const uint4*)(topology + p->hingesBase),
-                   (__global const float4*)(restData + p->hingeWeightsBase), topology + p->hingeBodyBase,
+                   (__global const float4*)(restData + p->hingeWeightsBase),
+                   (__global const float4*)(restData + p->hingeRestBase), topology + p->hingeBodyBase,
                    topology + p->vertexHingesOffsetsBase, topology + p->vertexHingesItemsBase, bodies, &s);
   if (terms & VBD_TERM_EDGES)
     avbd_add_edge_rows(i, p, x, edges, restData + p->restLengthBase, c0, lambda, penalty,

@@ -156,7 +156,7 @@ __kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void ene
 // energyBodies[2 b].w; XPBD measures its three components C_d = v_d.
 __kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void energy_hinges(
     const uint count, __global const float4* x, __global const uint4* hinges, __global const float4* hingeWeights,
-    __global const uint* hingeBody, __global const float4* energyBodies, __global const float* lambda,
+    __global const float4* hingeRest, __global const uint* hingeBody, __global const float4* energyBodies, __global const float* lambda,
     const uint lambdaHinges, const EnergyProbe probe, __global float4* partials, const uint partialOffset) {
   __local float4 scratch[ENERGY_GROUP_SIZE];
   float4 sum = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
@@ -164,7 +164,7 @@ __kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void ene
     const uint4 id = hinges[h];
     const float D = energyBodies[2u * hingeBody[h]].w;
     if (!(D > 0.0f)) continue;
-    const float3 v = hinge_vector(x[id.x].xyz, x[id.y].xyz, x[id.z].xyz, x[id.w].xyz, hingeWeights[h]);
+    const float3 v = hinge_residual(x[id.x].xyz, x[id.y].xyz, x[id.z].xyz, x[id.w].xyz, hingeWeights[h], hingeRest[h]);
     const float c[3] = {v.x, v.y, v.z};
     for (int d = 0; d < 3; ++d)
       sum = energy_add_compliant(sum, 0.5f * D * c[d] * c[d], c[d], D, lambda, lambdaHinges + 3u * h + (uint)d, probe);

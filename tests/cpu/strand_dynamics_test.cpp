@@ -189,6 +189,59 @@ TEST_P(StrandHang, RopeDropsOntoABlockAndDrapesOverIt) {
   EXPECT_LT(through, 0.05f) << "without body contacts it falls through to the ground";
 }
 
+// Rest curvature: a curl (a helix of radius 1 cm, 3 cm per turn, 0.3 m of
+// strand, so 0.13 m along its axis) clamped at its top keeps its coils as it
+// hangs: its bending energy is zero in its rest shape, so only its weight
+// stretches it, and the tip hangs well short of the strand's length; with
+// bending off the same strand hangs straight, the full 0.3 m down.
+float curlTipDrop(SolverKind kind, bool bendingOn, double& outRestEnergy) {
+  constexpr double kPi = 3.14159265358979, a = 0.01, turn = 0.03, L = 0.3;
+  constexpr uint32_t n = 60;
+  const double pitch = turn / (2.0 * kPi), perRadian = std::sqrt(a * a + pitch * pitch);
+  std::vector<glm::vec3> points;
+  for (uint32_t k = 0; k <= n; ++k) {
+    const double theta = L / double(n) * double(k) / perRadian;
+    points.emplace_back(float(a * std::cos(theta)), float(kY - pitch * theta), float(a * std::sin(theta)));
+  }
+  BodyDesc body = strandBody({points});
+  body.material = ropeMaterial(-1.0f);  // the round rod's E I
+  body.material.thickness = 0.004f;
+  body.name = "curl";
+  auto built = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  EXPECT_TRUE(built.ok()) << built.error().message;
+  if (!built) return 0.0f;
+  const SimModel& model = *built;
+  State state = makeState(model);
+  outRestEnergy = clothBendingEnergy(model, state.x.data());
+  pinVertices(state, std::vector<uint32_t>{0, 1});  // clamped
+  SolverSettings settings;
+  settings.solver = kind;
+  const bool positionBased = kind == SolverKind::Pbd || kind == SolverKind::Xpbd;
+  settings.step.substeps = positionBased ? 40 : 10;
+  settings.step.iterations = positionBased ? 10 : 40;
+  settings.step.velocityDamping = 4.0f;
+  settings.step.constraints.neoHookean = false;
+  settings.step.constraints.collisions = false;
+  settings.step.constraints.bending = bendingOn;
+  auto solver = makeCpuSolver(kind);
+  solver->reset(model, state);
+  StepDiagnostics diag;
+  if (!phystest::run(model, settings, *solver, state, 180, diag)) return 0.0f;
+  return kY - state.x[n].y;
+}
+
+TEST_P(StrandHang, CurlKeepsItsCoilsWhileItHangs) {
+  double restEnergy = 0.0;
+  const float coiled = curlTipDrop(GetParam(), true, restEnergy);
+  const float straight = curlTipDrop(GetParam(), false, restEnergy);
+  std::printf("  %s: curl tip %.3f m below its top (0.129 m at rest), %.3f m with bending off; rest energy %.2g J\n",
+              phystest::solverName(GetParam()), coiled, straight, restEnergy);
+  EXPECT_LT(restEnergy, 1e-9) << "the rest shape stores no bending energy";
+  EXPECT_LT(coiled, 0.2f) << "the curl stays coiled";
+  EXPECT_GT(coiled, 0.129f) << "its weight stretches it a little";
+  EXPECT_GT(straight, 0.28f) << "without bending it hangs straight";
+}
+
 INSTANTIATE_TEST_SUITE_P(AllSolvers, StrandHang,
                          testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd),
                          phystest::paramName);

@@ -207,7 +207,7 @@ TEST(ClothGpuParity, StrandsPinnedAtOneEndEverySolver) {
   body.material.youngsModulus = 1.0e7f;
   body.material.density = 1000.0f;
   body.material.thickness = 0.005f;
-  body.material.bendingStiffness = 2.0e-3f;
+  body.material.bendingStiffness = 2.0e-4f;  // the zigzag is their rest shape: soft enough to droop under gravity
   body.material.damping = 0.002f;
   body.name = "strands";
   test::ParityScene scene = test::makeParityScene(body);
