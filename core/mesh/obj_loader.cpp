@@ -220,7 +220,11 @@ Status fitToSize(const std::string& path, const ObjLoadOptions& options, LoadedS
 Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& options) {
   Result<std::string> bytes = readFileBytes(path);
   if (!bytes) return bytes.error();
-  Result<ObjPrescan> scan = prescanObjText(path, *bytes);
+  return loadObjText(path, *bytes, options);
+}
+
+Result<LoadedSurface> loadObjText(const std::string& path, const std::string& text, const ObjLoadOptions& options) {
+  Result<ObjPrescan> scan = prescanObjText(path, text);
   if (!scan) return scan.error();
 
   LoadedSurface out;
@@ -230,7 +234,7 @@ Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& opt
   if (scan->faceCount == 0)
     return Error{path + ": no faces ('f' lines), only " + plural(scan->lineCount, "polyline") +
                  ": load it as strands (a scene body with \"kind\": \"strand\" or \"auto\")"};
-  Result<ParsedObj> parsed = parseWithTinyObj(path, *bytes, *scan);
+  Result<ParsedObj> parsed = parseWithTinyObj(path, text, *scan);
   if (!parsed) return parsed.error();
   SurfaceMesh& mesh = out.mesh;
   collectPositions(parsed->attrib, mesh);
@@ -262,12 +266,17 @@ Result<ObjContents> scanObjContents(const std::string& path) {
 Result<LoadedPolylines> loadObjPolylines(const std::string& path, const ObjLoadOptions& options) {
   Result<std::string> bytes = readFileBytes(path);
   if (!bytes) return bytes.error();
-  Result<ObjPrescan> scan = prescanObjText(path, *bytes);
+  return loadObjPolylinesText(path, *bytes, options);
+}
+
+Result<LoadedPolylines> loadObjPolylinesText(const std::string& path, const std::string& text,
+                                             const ObjLoadOptions& options) {
+  Result<ObjPrescan> scan = prescanObjText(path, text);
   if (!scan) return scan.error();
   if (scan->lineCount == 0)
     return Error{path + ": no polylines ('l' lines) to make strands of; the file has " +
                  plural(scan->faceCount, "face") + " (load it as a solid or a cloth)"};
-  Result<ParsedObj> parsed = parseWithTinyObj(path, *bytes, *scan);
+  Result<ParsedObj> parsed = parseWithTinyObj(path, text, *scan);
   if (!parsed) return parsed.error();
   SurfaceMesh points;
   collectPositions(parsed->attrib, points);
