@@ -239,6 +239,11 @@ Result<LoadedSurface> loadObjText(const std::string& path, const std::string& te
   SurfaceMesh& mesh = out.mesh;
   collectPositions(parsed->attrib, mesh);
   if (Status s = triangulateShapes(path, parsed->shapes, *scan, mesh, report); !s) return s.error();
+  // Only faces of fewer than three corners (dropped, as tinyobjloader does):
+  // no surface, and perhaps no vertex to measure the weld distance by.
+  if (mesh.triangles.empty())
+    return Error{path + ": no usable triangles: every face has fewer than three corners (" +
+                 plural(scan->shortFaceCount, "short face") + "): a face needs three vertex indices, e.g. 'f 1 2 3'"};
 
   Result<double> relEps = repairMesh(path, options, *scan, mesh, report);
   if (!relEps) return relEps.error();

@@ -242,5 +242,18 @@ TEST(MeshObjLoader, PolylinesLoadAsStrandsAndASurfaceLoadSendsThemThere) {
   expectError(loadObjPolylines(surface), surface, "no polylines");
 }
 
+// Files the OBJ fuzz target (tests/fuzz/fuzz_obj.cpp) crashed the loader with,
+// kept in tests/fuzz/regressions/obj/: each is now an error naming the file.
+std::string objRegression(const char* name) {
+  return std::string(TETLAB_SOURCE_DIR) + "/tests/fuzz/regressions/obj/" + name;
+}
+
+// " 0\nf ": a face with no corners and no vertex at all; the weld read the
+// first vertex of an empty list.
+TEST(MeshObjLoader, FuzzShortFaceWithoutVerticesIsAClearError) {
+  const std::string p = objRegression("short_face_without_vertices.obj");
+  expectError(loadObj(p), p, "every face has fewer than three corners");
+}
+
 }  // namespace
 }  // namespace tetlab
