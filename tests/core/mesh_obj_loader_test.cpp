@@ -255,5 +255,16 @@ TEST(MeshObjLoader, FuzzShortFaceWithoutVerticesIsAClearError) {
   expectError(loadObj(p), p, "every face has fewer than three corners");
 }
 
+// "v 0 0 0e500": our validator reads 0, tinyobjloader 0 * 5^500 = NaN, and the
+// NaN reached the weld grid (a float-to-integer cast of NaN). The polyline
+// loader shares the vertex read.
+TEST(MeshObjLoader, FuzzExponentTheParserReadsAsNanIsAClearError) {
+  const std::string p = objRegression("exponent_parsed_as_nan.obj");
+  expectError(loadObj(p), p, "vertex 2 (the 'v' statement number 2) has a coordinate the OBJ parser reads as NaN or inf");
+  TempDir dir;
+  const std::string lines = dir.write("lines.obj", "v 0 0 0\nv 1 0 0\nv 0 0 0e500\nl 1 2 3\n");
+  expectError(loadObjPolylines(lines), lines, "vertex 3 (the 'v' statement number 3)");
+}
+
 }  // namespace
 }  // namespace tetlab
