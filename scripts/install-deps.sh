@@ -8,6 +8,7 @@ PACKAGES=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libtinyobjloader-dev libtet1.5-dev nlohmann-json3-dev libcli11-dev libgtest-dev
   xvfb xauth libgl1-mesa-dri mesa-utils ffmpeg fonts-dejavu-core
+  clang-14 libclang-rt-14-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

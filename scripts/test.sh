@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: install what is missing, build, run every test suite
 # (core, cpu, gpu on PoCL, app under Xvfb), the quick benchmark, then the hostile-input mesh tests
-# again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# again under AddressSanitizer + UndefinedBehaviorSanitizer, then a minute of fuzzing per input path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -18,3 +18,8 @@ build/tetlab-bench --quick
 cmake --preset asan -DTETLAB_BUILD_APP=OFF > /dev/null
 cmake --build --preset asan -j"$(nproc)" --target tetlab_tests_core
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --preset asan -L core -j"$(nproc)"
+# Bounded fuzzing (issue 16): the OBJ loader, the scene file and the command
+# line, 60 s each under libFuzzer + ASan + UBSan, after replaying every kept
+# crash (tests/fuzz/regressions). Its own clang build of only the libraries the
+# targets need (core and the command-line reader): a few minutes on 2 cores.
+scripts/fuzz.sh 60

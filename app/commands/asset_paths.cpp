@@ -67,4 +67,20 @@ Result<fs::path> resolveMeshPath(const std::string& userPath, const std::vector<
   return Error{"cannot open mesh '" + userPath + "': " + reason + ": check the path"};
 }
 
+Result<fs::path> resolveScenePath(const std::string& typed, const std::vector<fs::path>& assetDirs) {
+  std::error_code ec;
+  const fs::path given(typed);
+  if (fs::exists(given, ec)) {
+    if (fs::is_directory(given, ec))
+      return Error{"cannot open scene '" + typed + "': it is a folder: give a .json scene file"};
+    return given;
+  }
+  if (given.is_relative()) {
+    for (const fs::path& dir : assetDirs)
+      for (const fs::path& candidate : {dir / given, dir / "scenes" / given, dir / "scenes" / (typed + ".json")})
+        if (fs::is_regular_file(candidate, ec)) return candidate;
+  }
+  return Error{"cannot open scene '" + typed + "': no such file: check the path (presets: assets/scenes/*.json)"};
+}
+
 }  // namespace tetlab

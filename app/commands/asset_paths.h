@@ -25,4 +25,8 @@ std::vector<std::filesystem::path> assetSearchDirs(const std::filesystem::path& 
 Result<std::filesystem::path> resolveMeshPath(const std::string& userPath,
                                               const std::vector<std::filesystem::path>& assetDirs);
 
+// A scene argument as typed, else NAME, NAME.json, scenes/NAME(.json) in each asset folder.
+Result<std::filesystem::path> resolveScenePath(const std::string& typed,
+                                               const std::vector<std::filesystem::path>& assetDirs);
+
 }  // namespace tetlab

@@ -1,20 +1,18 @@
-// Command-line parsing with CLI11. Usage errors print one readable line and
-// exit 2; runtime failures (missing file, no device) exit 1; --help and
-// --version exit 0. Subcommands are registered in registerSubcommands().
+// Command-line reading with CLI11. Usage errors print one readable line and
+// exit 2; bad values found after parsing (missing file, bad override) exit 1;
+// --help and --version exit 0. Subcommands are registered in
+// registerSubcommands(). Nothing here runs a command or touches a device:
+// cli_dispatch.cpp does that with what readCommandLine returns.
 #include "app/commands/cli.h"
 
 #include <cstdio>
-#include <functional>
-#include <iostream>
 #include <memory>
 #include <optional>
 
 #include <CLI/CLI.hpp>
 
 #include "app/commands/asset_paths.h"
-#include "app/commands/commands.h"
-#include "app/commands/run_command.h"
-#include "app/ui/ui_panel.h"
+#include "app/ui/panel_sections.h"
 #include "core/scene/enum_names.h"
 
 namespace tetlab {
@@ -23,28 +21,6 @@ namespace {
 
 constexpr int kExitUsage = 2;
 constexpr int kExitFailure = 1;
-
-// A subcommand sets this when it is selected; it runs after parsing succeeds.
-using SubcommandRun = std::function<int()>;
-
-// A scene argument as typed, else NAME, NAME.json, scenes/NAME(.json) in each asset folder.
-Result<std::filesystem::path> resolveScenePath(const std::string& typed,
-                                               const std::vector<std::filesystem::path>& assetDirs) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path given(typed);
-  if (fs::exists(given, ec)) {
-    if (fs::is_directory(given, ec))
-      return Error{"cannot open scene '" + typed + "': it is a folder: give a .json scene file"};
-    return given;
-  }
-  if (given.is_relative()) {
-    for (const fs::path& dir : assetDirs)
-      for (const fs::path& candidate : {dir / given, dir / "scenes" / given, dir / "scenes" / (typed + ".json")})
-        if (fs::is_regular_file(candidate, ec)) return candidate;
-  }
-  return Error{"cannot open scene '" + typed + "': no such file: check the path (presets: assets/scenes/*.json)"};
-}
 
 // The flags that override a scene (core/scene/scene_overrides.h), shared by the
 // window and `tetlab run`: a flag overrides only when given, so its presence is
@@ -101,7 +77,7 @@ void addOverrideFlags(CLI::App& app, OverrideFlags& f) {
 
 // `tetlab inspect FILE [--target-tets N] [--json]`: the mesh pipeline report
 // (app/commands/inspect_command.cpp). FILE is also looked up in assets/ like --mesh.
-void addInspectSubcommand(CLI::App& cli, SubcommandRun& outRun) {
+void addInspectSubcommand(CLI::App& cli, ParsedCommandLine& out) {
   auto args = std::make_shared<InspectArgs>();
   CLI::App* inspect =
       cli.add_subcommand("inspect", "Load, check and tetrahedralize a mesh without a window, and report every stage");
@@ -111,19 +87,12 @@ void addInspectSubcommand(CLI::App& cli, SubcommandRun& outRun) {
       ->capture_default_str();
   inspect->add_flag("--json", args->json, "Print the report as JSON");
   inspect->footer("");
-  inspect->callback([args, &outRun] {
-    outRun = [args] {
-      InspectArgs resolved = *args;
-      Result<std::filesystem::path> path = resolveMeshPath(args->file, assetSearchDirs(executableDir(nullptr)));
-      if (path) resolved.file = path->string();  // else inspect reports the path as typed
-      return runInspectCommand(resolved);
-    };
-  });
+  inspect->callback([args, &out] { out.inspect = *args; });
 }
 
 // `tetlab run (--mesh FILE | --preset NAME) --solver S ...`: the scripted
 // headless simulation of app/commands/run_command.cpp (no window, no GL).
-void addRunSubcommand(CLI::App& cli, SubcommandRun& outRun) {
+void addRunSubcommand(CLI::App& cli, ParsedCommandLine& out) {
   auto args = std::make_shared<RunArgs>();
   auto overrides = std::make_shared<OverrideFlags>();
   CLI::App* run =
@@ -148,34 +117,18 @@ void addRunSubcommand(CLI::App& cli, SubcommandRun& outRun) {
   run->add_option("--cells-thick", args->cellsThick, "Preset resolution: cells through the thickness")
       ->capture_default_str();
   run->add_option("--target-tets", args->targetTets, "--mesh: approximate tet count")->capture_default_str();
-  run->callback([=, &outRun] {
+  run->callback([=, &out] {
     args->overrides = overrides->given();
-    outRun = [args] {
-      RunArgs resolved = *args;
-      resolved.assetDirs = assetSearchDirs(executableDir(nullptr));
-      if (!args->scene.empty()) {
-        Result<std::filesystem::path> path = resolveScenePath(args->scene, resolved.assetDirs);
-        if (!path) {
-          std::cerr << "tetlab run: " << path.error().message << "\n";
-          return 1;
-        }
-        resolved.scene = path->string();
-      }
-      if (!args->mesh.empty()) {
-        Result<std::filesystem::path> path = resolveMeshPath(args->mesh, resolved.assetDirs);
-        if (path) resolved.mesh = path->string();  // else run reports the path as typed
-      }
-      return runRunCommand(resolved);
-    };
+    out.run = *args;
   });
 }
 
 // The one place where subcommands are added. Each one owns its arguments
-// (shared with its callback) and, when selected, sets outRun, which main runs
-// after parsing succeeded; it returns the process exit code.
-void registerSubcommands(CLI::App& cli, SubcommandRun& outRun) {
-  addInspectSubcommand(cli, outRun);
-  addRunSubcommand(cli, outRun);
+// (shared with its callback) and, when selected, copies them into `out`;
+// parseCommandLine (cli_dispatch.cpp) runs it after parsing succeeded.
+void registerSubcommands(CLI::App& cli, ParsedCommandLine& out) {
+  addInspectSubcommand(cli, out);
+  addRunSubcommand(cli, out);
 }
 
 struct RawFlags {
@@ -300,13 +253,6 @@ std::optional<int> parseArguments(CLI::App& cli, int argc, char** argv) {
   return std::nullopt;
 }
 
-// --list-devices: prints the platforms and devices; the exit code.
-int listDevices(const DeviceChoice& request) {
-  OpenClStatus status = queryOpenClStatus(request);
-  std::fputs(formatDeviceList(status).c_str(), stdout);
-  return status.error.empty() ? 0 : printError(status.error);
-}
-
 // What to load: --mesh, else --scene or the default scene, found in app.assetDirs.
 Status resolveWhatToLoad(const RawFlags& flags, AppOptions& app) {
   if (!flags.mesh.empty()) {
@@ -373,55 +319,34 @@ Status applyWindowFlags(const RawFlags& flags, AppOptions& app) {
   return Ok{};
 }
 
-// The OpenCL devices into app.opencl.
-Status queryOpenCl(const DeviceChoice& request, AppOptions& app) {
-  app.opencl = queryOpenClStatus(request);
-  if (!app.opencl.error.empty()) {
-    // No OpenCL at all still renders (the UI says so); a request that names a
-    // device that does not exist is a user error and stops here.
-    const bool explicitRequest = request.platform >= 0 || request.device >= 0;
-    if (!app.opencl.platforms.empty() || explicitRequest) return Error{app.opencl.error};
-    std::fprintf(stderr, "tetlab: warning: %s (rendering only)\n", app.opencl.error.c_str());
-  }
-  return Ok{};
-}
-
 }  // namespace
 
-CliOutcome parseCommandLine(int argc, char** argv) {
+ParsedCommandLine readCommandLine(int argc, char** argv) {
   CLI::App cli{"tetlab: real-time deformable-body sandbox (PBD, XPBD, VBD, AVBD on OpenCL)", "tetlab"};
   describeProgram(cli);
   RawFlags flags;
   addAppFlags(cli, flags);
-  SubcommandRun subcommand;
-  registerSubcommands(cli, subcommand);
+  ParsedCommandLine parsed;
+  registerSubcommands(cli, parsed);
   cli.require_subcommand(0, 1);
 
-  CliOutcome outcome;
   if (std::optional<int> exitCode = parseArguments(cli, argc, argv)) {
-    outcome.exitCode = *exitCode;
-    return outcome;
+    parsed.exitCode = *exitCode;
+    return parsed;
   }
-  if (subcommand) {
-    outcome.exitCode = subcommand();
-    return outcome;
-  }
-  const DeviceChoice request{flags.clPlatform, flags.clDevice};
-  if (flags.listDevices) {
-    outcome.exitCode = listDevices(request);
-    return outcome;
-  }
+  parsed.devices = DeviceChoice{flags.clPlatform, flags.clDevice};
+  parsed.listDevices = flags.listDevices;
+  if (parsed.inspect || parsed.run || parsed.listDevices) return parsed;
 
   // The window's options. The first failing step prints its error and stops,
-  // so OpenCL is queried only once every flag is known to be valid.
-  AppOptions& app = outcome.app;
+  // so OpenCL is queried (by parseCommandLine) only once every flag is known to be valid.
+  AppOptions& app = parsed.app;
   app.assetDirs = assetSearchDirs(executableDir(argc > 0 ? argv[0] : nullptr));
   Status status = resolveWhatToLoad(flags, app);
   if (status) status = applySimulationFlags(flags, app);
   if (status) status = applyWindowFlags(flags, app);
-  if (status) status = queryOpenCl(request, app);
-  if (!status) outcome.exitCode = printError(status.error().message);
-  return outcome;
+  if (!status) parsed.exitCode = printError(status.error().message);
+  return parsed;
 }
 
 }  // namespace tetlab

@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 
 #include "app/ui/frame_timer.h"
+#include "app/ui/panel_sections.h"
 #include "app/opencl_status.h"
 #include "app/render/renderer.h"
 #include "app/ui/scene_panel.h"
@@ -37,15 +38,6 @@ float panelLensShift(float displayWidth);
 
 // Pixel x of the centre of the area the panel leaves free.
 float viewCenterX(float displayWidth);
-
-// The panel's sections by the short names `--ui-open` takes, top to bottom.
-inline constexpr std::string_view kPanelSections[] = {"scene",   "simulation", "parameters", "constraints",
-                                                      "materials", "colliders", "wind",      "spheres",
-                                                      "drag",    "numbers",    "view",       "record",
-                                                      "opencl",  "opengl"};
-
-// "opencl,view" -> {"opencl", "view"}; an unknown or empty name is an error that lists the valid ones.
-Result<std::vector<std::string>> parsePanelSections(const std::string& list);
 
 // Which sections are open. By default a few are open at start (scene,
 // simulation, parameters, numbers); `--ui-open` replaces that set so a

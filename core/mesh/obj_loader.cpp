@@ -94,12 +94,22 @@ Result<ParsedObj> parseWithTinyObj(const std::string& path, const std::string& b
   return parsed;
 }
 
-void collectPositions(const tinyobj::attrib_t& attrib, SurfaceMesh& mesh) {
+// The vertices as tinyobjloader read them. Its number parser is not ours: the
+// validator's std::from_chars reads "0e500" as 0, tinyobjloader as 0 * 5^500
+// = NaN; so what it read is checked again, and a NaN never reaches the weld.
+Status collectPositions(const std::string& path, const tinyobj::attrib_t& attrib, SurfaceMesh& mesh) {
   const size_t vertexCount = attrib.vertices.size() / 3;
   mesh.positions.resize(vertexCount);
   for (size_t i = 0; i < vertexCount; ++i) {
     mesh.positions[i] = {attrib.vertices[3 * i], attrib.vertices[3 * i + 1], attrib.vertices[3 * i + 2]};
+    const glm::vec3& p = mesh.positions[i];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+      return Error{path + ": vertex " + std::to_string(i + 1) + " (the 'v' statement number " + std::to_string(i + 1) +
+                   ") has a coordinate the OBJ parser reads as NaN or inf (an exponent such as '0e500'?): "
+                   "write its coordinates as plain numbers within single precision (|x| < 3.4e38)"};
+    }
   }
+  return Ok{};
 }
 
 // Appends one group's polygons to mesh.triangles, each split by ear clipping;
@@ -220,7 +230,11 @@ Status fitToSize(const std::string& path, const ObjLoadOptions& options, LoadedS
 Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& options) {
   Result<std::string> bytes = readFileBytes(path);
   if (!bytes) return bytes.error();
-  Result<ObjPrescan> scan = prescanObjText(path, *bytes);
+  return loadObjText(path, *bytes, options);
+}
+
+Result<LoadedSurface> loadObjText(const std::string& path, const std::string& text, const ObjLoadOptions& options) {
+  Result<ObjPrescan> scan = prescanObjText(path, text);
   if (!scan) return scan.error();
 
   LoadedSurface out;
@@ -230,11 +244,16 @@ Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& opt
   if (scan->faceCount == 0)
     return Error{path + ": no faces ('f' lines), only " + plural(scan->lineCount, "polyline") +
                  ": load it as strands (a scene body with \"kind\": \"strand\" or \"auto\")"};
-  Result<ParsedObj> parsed = parseWithTinyObj(path, *bytes, *scan);
+  Result<ParsedObj> parsed = parseWithTinyObj(path, text, *scan);
   if (!parsed) return parsed.error();
   SurfaceMesh& mesh = out.mesh;
-  collectPositions(parsed->attrib, mesh);
+  if (Status s = collectPositions(path, parsed->attrib, mesh); !s) return s.error();
   if (Status s = triangulateShapes(path, parsed->shapes, *scan, mesh, report); !s) return s.error();
+  // Only faces of fewer than three corners (dropped, as tinyobjloader does):
+  // no surface, and perhaps no vertex to measure the weld distance by.
+  if (mesh.triangles.empty())
+    return Error{path + ": no usable triangles: every face has fewer than three corners (" +
+                 plural(scan->shortFaceCount, "short face") + "): a face needs three vertex indices, e.g. 'f 1 2 3'"};
 
   Result<double> relEps = repairMesh(path, options, *scan, mesh, report);
   if (!relEps) return relEps.error();
@@ -262,15 +281,20 @@ Result<ObjContents> scanObjContents(const std::string& path) {
 Result<LoadedPolylines> loadObjPolylines(const std::string& path, const ObjLoadOptions& options) {
   Result<std::string> bytes = readFileBytes(path);
   if (!bytes) return bytes.error();
-  Result<ObjPrescan> scan = prescanObjText(path, *bytes);
+  return loadObjPolylinesText(path, *bytes, options);
+}
+
+Result<LoadedPolylines> loadObjPolylinesText(const std::string& path, const std::string& text,
+                                             const ObjLoadOptions& options) {
+  Result<ObjPrescan> scan = prescanObjText(path, text);
   if (!scan) return scan.error();
   if (scan->lineCount == 0)
     return Error{path + ": no polylines ('l' lines) to make strands of; the file has " +
                  plural(scan->faceCount, "face") + " (load it as a solid or a cloth)"};
-  Result<ParsedObj> parsed = parseWithTinyObj(path, *bytes, *scan);
+  Result<ParsedObj> parsed = parseWithTinyObj(path, text, *scan);
   if (!parsed) return parsed.error();
   SurfaceMesh points;
-  collectPositions(parsed->attrib, points);
+  if (Status s = collectPositions(path, parsed->attrib, points); !s) return s.error();
   LoadedPolylines out;
   size_t dropped = 0;
   for (const tinyobj::shape_t& shape : parsed->shapes) {

@@ -39,6 +39,10 @@ struct LoadedSurface {
 // Errors name the file and, where possible, the line: empty file, binary
 // garbage, NaN/inf coordinates, out-of-range indices, no faces.
 Result<LoadedSurface> loadObj(const std::string& path, const ObjLoadOptions& options = {});
+// The same on the file's bytes already in memory (loadObj reads the file and
+// calls this; the fuzz target feeds it directly). `path` names the text in
+// messages and is where 'mtllib' files are looked for.
+Result<LoadedSurface> loadObjText(const std::string& path, const std::string& text, const ObjLoadOptions& options = {});
 
 // The file's polylines ('l' statements) as point lists, for strand bodies;
 // consecutive repeated points are dropped (a zero-length segment), and with
@@ -49,6 +53,8 @@ struct LoadedPolylines {
   std::vector<std::string> warnings;
 };
 Result<LoadedPolylines> loadObjPolylines(const std::string& path, const ObjLoadOptions& options = {});
+Result<LoadedPolylines> loadObjPolylinesText(const std::string& path, const std::string& text,
+                                             const ObjLoadOptions& options = {});
 
 // How many faces and polylines the file has (the prescan alone: no parse), so a
 // caller can choose a surface or strands before paying for either.

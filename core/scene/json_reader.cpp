@@ -103,11 +103,24 @@ std::string JsonObject::describe(const nlohmann::json& v) {
 
 namespace {
 
+// Every digit of v (ostream's 6 would print 0.49999999999 as 0.5).
+std::string exactNumber(double v) {
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof(buffer), v);
+  return std::string(buffer, result.ptr);
+}
+
 // A number the simulation stores as float: beyond its range it would become inf.
+// Rounded to float it must still be in range, or a scene saved from it would
+// not load again (0.49999999999 is 0.5 as a float, 1e-50 is 0).
 float readFloatValue(const nlohmann::json& v, const std::string& path, NumberRange range) {
   const double d = readNumberValue(v, path, range);
   if (std::fabs(d) > 3.0e38) JsonObject::fail(path, "is too large for a 32-bit float: " + formatNumber(d));
-  return float(d);
+  const float f = float(d);
+  if (!inRange(double(f), range))
+    JsonObject::fail(path, "must be " + describeRange(range) + ", got " + exactNumber(d) +
+                               ", which a 32-bit float stores as " + exactNumber(double(f)));
+  return f;
 }
 
 }  // namespace

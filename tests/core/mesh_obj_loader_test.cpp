@@ -242,5 +242,29 @@ TEST(MeshObjLoader, PolylinesLoadAsStrandsAndASurfaceLoadSendsThemThere) {
   expectError(loadObjPolylines(surface), surface, "no polylines");
 }
 
+// Files the OBJ fuzz target (tests/fuzz/fuzz_obj.cpp) crashed the loader with,
+// kept in tests/fuzz/regressions/obj/: each is now an error naming the file.
+std::string objRegression(const char* name) {
+  return std::string(TETLAB_SOURCE_DIR) + "/tests/fuzz/regressions/obj/" + name;
+}
+
+// " 0\nf ": a face with no corners and no vertex at all; the weld read the
+// first vertex of an empty list.
+TEST(MeshObjLoader, FuzzShortFaceWithoutVerticesIsAClearError) {
+  const std::string p = objRegression("short_face_without_vertices.obj");
+  expectError(loadObj(p), p, "every face has fewer than three corners");
+}
+
+// "v 0 0 0e500": our validator reads 0, tinyobjloader 0 * 5^500 = NaN, and the
+// NaN reached the weld grid (a float-to-integer cast of NaN). The polyline
+// loader shares the vertex read.
+TEST(MeshObjLoader, FuzzExponentTheParserReadsAsNanIsAClearError) {
+  const std::string p = objRegression("exponent_parsed_as_nan.obj");
+  expectError(loadObj(p), p, "vertex 2 (the 'v' statement number 2) has a coordinate the OBJ parser reads as NaN or inf");
+  TempDir dir;
+  const std::string lines = dir.write("lines.obj", "v 0 0 0\nv 1 0 0\nv 0 0 0e500\nl 1 2 3\n");
+  expectError(loadObjPolylines(lines), lines, "vertex 3 (the 'v' statement number 3)");
+}
+
 }  // namespace
 }  // namespace tetlab

@@ -253,6 +253,29 @@ TEST(SceneJson, NumbersBeyondTheRangeTheyAreStoredInAreClearErrors) {
       << rotation.error().message;
 }
 
+// Scenes the scene fuzz target (tests/fuzz/fuzz_scene.cpp) rejects, kept in
+// tests/fuzz/regressions/scene/. Its check: a scene that parses must save and
+// load again. A value in range as a double but out of it once stored as a
+// float (0.49999999999 -> 0.5, 1e-50 -> 0) parsed, and its saved file did not.
+TEST(SceneJson, FuzzValuesOutOfRangeOnceStoredAsFloatsAreClearErrors) {
+  struct Case {
+    const char* file;
+    const char* field;
+    const char* detail;
+  };
+  for (const Case& c : {Case{"poisson_ratio_rounds_to_its_limit.json", "at /bodies/0/material/poisson_ratio",
+                             "must be >= 0 and < 0.5, got 0.49999999999, which a 32-bit float stores as 0.5"},
+                        Case{"radius_rounds_to_zero.json", "at /bodies/0/sphere/radius",
+                             "must be > 0, got 1e-50, which a 32-bit float stores as 0"}}) {
+    const fs::path path = fs::path(TETLAB_SOURCE_DIR) / "tests/fuzz/regressions/scene" / c.file;
+    Result<SceneDesc> s = loadSceneFile(path);
+    ASSERT_FALSE(s.ok()) << c.file;
+    EXPECT_NE(s.error().message.find(path.string()), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find(c.field), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find(c.detail), std::string::npos) << s.error().message;
+  }
+}
+
 TEST(SceneJson, ShortestFloatTextStillRoundTrips) {
   // 1/60 s is saved as the shortest decimal that reads back to the same float.
   SceneDesc s;

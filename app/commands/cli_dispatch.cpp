@@ -1,0 +1,88 @@
+// The second half of the command line (cli.h): do what readCommandLine found.
+// Apart from cli.cpp because this half links the subcommands (the whole
+// simulator) and OpenCL, which the reader alone must not need.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "app/commands/asset_paths.h"
+#include "app/commands/cli.h"
+
+namespace tetlab {
+
+namespace {
+
+constexpr int kExitFailure = 1;
+
+int printError(const std::string& message) {
+  std::fprintf(stderr, "tetlab: %s\n", message.c_str());
+  return kExitFailure;
+}
+
+// `tetlab inspect`: FILE is also looked up in assets/ like --mesh.
+int runInspect(InspectArgs args) {
+  Result<std::filesystem::path> path = resolveMeshPath(args.file, assetSearchDirs(executableDir(nullptr)));
+  if (path) args.file = path->string();  // else inspect reports the path as typed
+  return runInspectCommand(args);
+}
+
+// `tetlab run`: a scene name is looked up in assets/scenes/, a mesh in assets/.
+int runRun(RunArgs args) {
+  args.assetDirs = assetSearchDirs(executableDir(nullptr));
+  if (!args.scene.empty()) {
+    Result<std::filesystem::path> path = resolveScenePath(args.scene, args.assetDirs);
+    if (!path) {
+      std::cerr << "tetlab run: " << path.error().message << "\n";
+      return 1;
+    }
+    args.scene = path->string();
+  }
+  if (!args.mesh.empty()) {
+    Result<std::filesystem::path> path = resolveMeshPath(args.mesh, args.assetDirs);
+    if (path) args.mesh = path->string();  // else run reports the path as typed
+  }
+  return runRunCommand(args);
+}
+
+// --list-devices: prints the platforms and devices; the exit code.
+int listDevices(const DeviceChoice& request) {
+  OpenClStatus status = queryOpenClStatus(request);
+  std::fputs(formatDeviceList(status).c_str(), stdout);
+  return status.error.empty() ? 0 : printError(status.error);
+}
+
+// The OpenCL devices into app.opencl.
+Status queryOpenCl(const DeviceChoice& request, AppOptions& app) {
+  app.opencl = queryOpenClStatus(request);
+  if (!app.opencl.error.empty()) {
+    // No OpenCL at all still renders (the UI says so); a request that names a
+    // device that does not exist is a user error and stops here.
+    const bool explicitRequest = request.platform >= 0 || request.device >= 0;
+    if (!app.opencl.platforms.empty() || explicitRequest) return Error{app.opencl.error};
+    std::fprintf(stderr, "tetlab: warning: %s (rendering only)\n", app.opencl.error.c_str());
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+CliOutcome parseCommandLine(int argc, char** argv) {
+  ParsedCommandLine parsed = readCommandLine(argc, argv);
+  CliOutcome outcome;
+  if (parsed.exitCode) {
+    outcome.exitCode = parsed.exitCode;
+  } else if (parsed.inspect) {
+    outcome.exitCode = runInspect(*parsed.inspect);
+  } else if (parsed.run) {
+    outcome.exitCode = runRun(*parsed.run);
+  } else if (parsed.listDevices) {
+    outcome.exitCode = listDevices(parsed.devices);
+  } else {
+    outcome.app = std::move(parsed.app);
+    if (Status status = queryOpenCl(parsed.devices, outcome.app); !status)
+      outcome.exitCode = printError(status.error().message);
+  }
+  return outcome;
+}
+
+}  // namespace tetlab
