@@ -37,24 +37,34 @@ std::string caseName(const testing::TestParamInfo<CapeRun>& info) {
          (info.param.backend == Backend::OpenCl ? "_opencl" : "_cpu");
 }
 
-class CapeScene : public testing::TestWithParam<CapeRun> {};
+class CapeScene : public testing::TestWithParam<CapeRun> {
+ protected:
+  // The cape preset on the run's solver and backend with these spheres (skips without an OpenCL device).
+  void start(const SphereSettings& spheres = {}) {
+    const CapeRun run = GetParam();
+    Result<SceneDesc> desc = test::loadPresetDesc("cape.json");
+    ASSERT_TRUE(desc.ok()) << desc.error().message;
+    desc->settings.solver = run.solver;
+    desc->settings.avbd.hardPins = run.hardPins;
+    desc->settings.spheres = spheres;
+    session_ = test::makeSession(*desc);
+    ASSERT_TRUE(session_);
+    if (run.backend != Backend::OpenCl) return;
+    Result<ClContext> made = createClContext();
+    if (!made) GTEST_SKIP() << "no OpenCL device: " << made.error().message;
+    ctx_.emplace(std::move(*made));
+    Status st = session_->setBackend(Backend::OpenCl, &*ctx_);
+    ASSERT_TRUE(st.ok()) << st.error().message;
+  }
+  std::optional<ClContext> ctx_;         // outlives the session, which uses it
+  std::unique_ptr<SimSession> session_;
+};
 
 TEST_P(CapeScene, FollowsTheDraggedCharacterAndStaysOutsideIt) {
   const CapeRun run = GetParam();
-  Result<SceneDesc> desc = test::loadPresetDesc("cape.json");
-  ASSERT_TRUE(desc.ok()) << desc.error().message;
-  desc->settings.solver = run.solver;
-  desc->settings.avbd.hardPins = run.hardPins;
-  std::unique_ptr<SimSession> session = test::makeSession(*desc);
-  ASSERT_TRUE(session);
-  std::optional<ClContext> ctx;
-  if (run.backend == Backend::OpenCl) {
-    Result<ClContext> made = createClContext();
-    if (!made) GTEST_SKIP() << "no OpenCL device: " << made.error().message;
-    ctx.emplace(std::move(*made));
-    Status s = session->setBackend(Backend::OpenCl, &*ctx);
-    ASSERT_TRUE(s.ok()) << s.error().message;
-  }
+  start();
+  if (IsSkipped() || HasFatalFailure()) return;
+  std::unique_ptr<SimSession>& session = session_;
   const Scene& scene = session->built().scene;
   ASSERT_EQ(scene.followers.size(), 1u);
   const PinFollower& follower = scene.followers[0];
@@ -130,24 +140,14 @@ TEST_P(CapeScene, FollowsTheDraggedCharacterAndStaysOutsideIt) {
 // them to the backend): every free particle ends within scale d + bias of its
 // rest place carried by the character, d its rest distance to the collar.
 TEST_P(CapeScene, MotionSpheresHoldTheCapeNearItsPlaceOnTheSwayingCharacter) {
-  const CapeRun run = GetParam();
-  if (run.hardPins) GTEST_SKIP() << "one AVBD case is enough here";
-  Result<SceneDesc> desc = test::loadPresetDesc("cape.json");
-  ASSERT_TRUE(desc.ok()) << desc.error().message;
-  desc->settings.solver = run.solver;
-  SphereSettings& spheres = desc->settings.spheres;
+  if (GetParam().hardPins) GTEST_SKIP() << "one AVBD case is enough here";
+  SphereSettings spheres;
   spheres.motion = true;
   spheres.motionScale = 0.1f;
   spheres.motionBias = 0.01f;
-  std::unique_ptr<SimSession> session = test::makeSession(*desc);
-  ASSERT_TRUE(session);
-  std::optional<ClContext> ctx;
-  if (run.backend == Backend::OpenCl) {
-    Result<ClContext> made = createClContext();
-    if (!made) GTEST_SKIP() << "no OpenCL device: " << made.error().message;
-    ctx.emplace(std::move(*made));
-    ASSERT_TRUE(session->setBackend(Backend::OpenCl, &*ctx).ok());
-  }
+  start(spheres);
+  if (IsSkipped() || HasFatalFailure()) return;
+  std::unique_ptr<SimSession>& session = session_;
   Colliders& colliders = session->settings().colliders;
   const glm::vec3 home = colliders.meshes[0].center;
   const float dt = session->settings().step.dt;
