@@ -1,7 +1,5 @@
 #include "core/sim/pin_followers.h"
 
-#include <glm/matrix.hpp>
-
 namespace tetlab {
 
 size_t colliderListSize(const Colliders& c, ColliderList list) {
@@ -63,17 +61,13 @@ PinFollower makePinFollower(ColliderRef ref, const ColliderFrame& frame, std::sp
   out.collider = ref;
   out.vertices.assign(vertices.begin(), vertices.end());
   out.local.reserve(vertices.size());
-  // Rotations are orthonormal: the inverse is the transpose.
-  const glm::mat3 toLocal = glm::transpose(frame.rotation) * (1.0f / frame.scale);
-  for (size_t k = 0; k < vertices.size() && k < positions.size(); ++k)
-    out.local.push_back(toLocal * (positions[k] - frame.origin));
+  for (size_t k = 0; k < vertices.size() && k < positions.size(); ++k) out.local.push_back(frame.toLocal(positions[k]));
   return out;
 }
 
 void followerTargets(const PinFollower& follower, const ColliderFrame& frame, std::vector<glm::vec3>& out) {
   out.resize(follower.local.size());
-  const glm::mat3 toWorld = frame.rotation * frame.scale;
-  for (size_t k = 0; k < follower.local.size(); ++k) out[k] = frame.origin + toWorld * follower.local[k];
+  for (size_t k = 0; k < follower.local.size(); ++k) out[k] = frame.toWorld(follower.local[k]);
 }
 
 }  // namespace tetlab

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <glm/mat3x3.hpp>
+#include <glm/matrix.hpp>
 #include <glm/vec3.hpp>
 
 #include "core/sim/colliders.h"
@@ -37,6 +38,11 @@ struct ColliderFrame {
   glm::vec3 origin{0.0f};
   glm::mat3 rotation{1.0f};
   float scale = 1.0f;
+  glm::vec3 toWorld(glm::vec3 local) const { return origin + rotation * (scale * local); }
+  // Rotations are orthonormal: the inverse is the transpose.
+  glm::vec3 toLocal(glm::vec3 world) const { return (glm::transpose(rotation) * (world - origin)) / scale; }
+  glm::vec3 directionToWorld(glm::vec3 local) const { return rotation * local; }
+  glm::vec3 directionToLocal(glm::vec3 world) const { return glm::transpose(rotation) * world; }
 };
 
 // The frame of `ref` in `colliders`; nullopt when the list has no such entry

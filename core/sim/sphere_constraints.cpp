@@ -44,13 +44,12 @@ SphereRig buildSphereRig(const SimModel& model, std::span<const PinFollower> fol
     const std::optional<ColliderFrame> frame = colliderFrame(sceneColliders, followers[size_t(f)].collider);
     if (!frame) continue;
     rig.follower[v] = f;
-    const glm::mat3 toLocal = glm::transpose(frame->rotation) * (1.0f / frame->scale);
-    rig.local[v] = toLocal * (p - frame->origin);
+    rig.local[v] = frame->toLocal(p);
     // Into the collider: against its outward normal at the rest place.
     const int32_t id = colliderRecordId(sceneColliders, followers[size_t(f)].collider);
     forEachCollider(records, p, [&](const ColliderSample& s) {
       if (s.id == id && glm::dot(s.normal, s.normal) > 0.0f)
-        rig.inward[v] = glm::normalize(glm::transpose(frame->rotation) * -s.normal);
+        rig.inward[v] = glm::normalize(frame->directionToLocal(-s.normal));
     });
   }
   return rig;
@@ -71,8 +70,8 @@ void sphereTargets(const SphereRig& rig, const SphereSettings& settings, const C
     const int32_t f = rig.follower[v];
     if (f >= 0 && frames[size_t(f)]) {
       const ColliderFrame& frame = *frames[size_t(f)];
-      centre = frame.origin + frame.rotation * (frame.scale * rig.local[v]);
-      inward = frame.rotation * rig.inward[v];
+      centre = frame.toWorld(rig.local[v]);
+      inward = frame.directionToWorld(rig.inward[v]);
     }
     if (settings.motion)
       outMotion[v] = glm::vec4(centre, std::max(0.0f, settings.motionScale * rig.pinDistance[v] + settings.motionBias));
