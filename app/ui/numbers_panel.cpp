@@ -121,7 +121,7 @@ void drawFidelity(const SimSession& session) {
     else
       ImGui::TextWrapped("converged: XPBD carries %.0f %% of the material's force", 100.0 * x.share);
     ImGui::PopStyleColor();
-    itemTooltip("XPBD's stretch, shear, volume and edge constraints: the energy their multipliers carry against "
+    itemTooltip("XPBD's stretch, shear, volume, edge and cloth-membrane constraints: the energy their multipliers carry against "
                 "the energy of the deformation at the material's compliance. Their square root is the share of "
                 "the material's force the step applies; below 90 %% Gauss-Seidel stopped before the forces built "
                 "up and the body sags and swings like one of about share times the material's stiffness. Raise the iterations "
@@ -165,7 +165,12 @@ void drawNumbersPanel(const SimSession& session, const FrameTimer& timer) {
     ImGui::TextColored(kDimColor, "measuring frame time...");
   const SimModel& m = session.model();
   ImGui::Text("%u vertices, %u tets, %u edges", m.vertexCount(), m.tetCount(), m.edgeCount());
-  ImGui::Text("colours: %u tet, %u edge, %u vertex", m.tetColors.count(), m.edgeColors.count(), m.vertexColors.count());
+  if (m.membraneCount() > 0)
+    ImGui::Text("colours: %u tet, %u edge, %u membrane, %u vertex", m.tetColors.count(), m.edgeColors.count(),
+                m.membraneColors.count(), m.vertexColors.count());
+  else
+    ImGui::Text("colours: %u tet, %u edge, %u vertex", m.tetColors.count(), m.edgeColors.count(),
+                m.vertexColors.count());
   itemTooltip("Graph colours: each colour is one parallel sweep (one kernel launch on OpenCL).");
   drawStages(session);
   drawFidelity(session);

@@ -347,6 +347,11 @@ void drawConstraintToggles(SimSession& session) {
   itemTooltip("Bending of sheets and strands: each interior edge of a sheet and each interior point of a strand "
               "resists bending with its material's D or E I, on every solver. Off: sheets fold and strands kink "
               "freely [-].");
+  ImGui::SameLine(170);
+  ImGui::Checkbox("membrane", &c.membrane);
+  itemTooltip("Cloth stretch and shear as a continuum: each triangle's St. Venant-Kirchhoff membrane energy with "
+              "the material's E h and nu, on every solver (VBD/AVBD energy, PBD/XPBD two strain constraints). "
+              "Off: the sheet's edges are springs, whose Poisson ratio is fixed at 1/3 [-].");
   ImGui::Checkbox("body contacts", &c.bodyContacts);
   itemTooltip("Bodies push on each other: every surface vertex against the nearest surface triangle of another "
               "body, found each substep, with Coulomb friction [-].");

@@ -5,6 +5,7 @@
 
 
 #include "core/model/body_constants.h"
+#include "core/model/cloth_membrane.h"
 #include "core/sim/collider_records.h"
 
 namespace tetlab {
@@ -43,9 +44,10 @@ clm::AvbdStepParams avbdStepParams(const SimModel& model, const SolverSettings& 
   k.hardPins = p.hardPins ? 1u : 0u;
   k.hardAttachment = p.hardAttachment ? 1u : 0u;
   k.hardEdges = p.hardEdges ? 1u : 0u;
-  k.terms = (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (anyEdgeSprings(model, on.edges) ? VBD_TERM_EDGES : 0u) |
+  k.terms = (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (anyEdgeSprings(model, springChoice(on)) ? VBD_TERM_EDGES : 0u) |
             (on.collisions ? VBD_TERM_COLLISIONS : 0u) | (p.friction ? VBD_TERM_FRICTION : 0u) |
-            (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u) | (clothBendingOn(model, on.bending) ? VBD_TERM_BENDING : 0u);
+            (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u) | (clothBendingOn(model, on.bending) ? VBD_TERM_BENDING : 0u) |
+         (clothMembraneOn(model, on.membrane) ? VBD_TERM_MEMBRANE : 0u);
   k.safeguard = int(p.primal.safeguard);
   k.mouseRow = layout.mouse;
   k.pinRow = layout.pins;
@@ -168,7 +170,7 @@ uint32_t AvbdConstraints::addVertexTerms(const SimModel& model, const SolverSett
   uint32_t triggers = 0;
   const glm::vec3 xi(state.x[i]);
   outInContact = false;
-  if (anyEdgeSprings(model, on.edges))
+  if (anyEdgeSprings(model, springChoice(on)))
     triggers += clm::avbd_add_edge_rows(i, &params_, state.x.data(), model.edges.data(), model.restLength.data(),
                                         edgeC0_.data(), lambda, penalty, model.vertexEdges.offsets.data(),
                                         model.vertexEdges.items.data(), &sys);
@@ -189,7 +191,7 @@ void AvbdConstraints::updateDuals(const SimModel& model, const SolverSettings& s
   const ConstraintToggles& on = settings.step.constraints;
   float* lambda = state.lambda.data();
   float* penalty = state.penalty.data();
-  if (anyEdgeSprings(model, on.edges))
+  if (anyEdgeSprings(model, springChoice(on)))
     for (uint32_t e = 0; e < model.edgeCount(); ++e)
       clm::avbd_dual_edge(e, state.x.data(), model.edges.data(), model.restLength.data(), edgeC0_.data(),
                           cache.edgeStiffness.data(), &params_, lambda, penalty);
@@ -213,7 +215,7 @@ float AvbdConstraints::maxHardViolation(const SimModel& model, const SolverSetti
   if (p.hardEdges)
     for (uint32_t e = 0; e < model.edgeCount(); ++e) {
       const glm::uvec2 ed = model.edges[e];
-      if (!edgeSpringsOn(model, model.vertexBody[ed.x], settings.step.constraints.edges)) continue;
+      if (!edgeSpringsOn(model, model.vertexBody[ed.x], springChoice(settings.step.constraints))) continue;
       worst = std::max(worst, std::fabs(glm::length(glm::vec3(state.x[ed.x]) - glm::vec3(state.x[ed.y])) -
                                         model.restLength[e]));
     }

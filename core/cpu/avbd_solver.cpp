@@ -25,6 +25,7 @@
 #include "core/cpu/constraints_setup.h"
 #include "core/cpu/vbd_terms.h"
 #include "core/model/body_constants.h"
+#include "core/model/cloth_membrane.h"
 #include "core/sim/solver_settings.h"
 
 namespace tetlab {
@@ -50,10 +51,11 @@ class AvbdSolver final : public VbdFamilySolver {
     const VbdParams& primal = p.primal;
     const ConstraintToggles& on = settings.step.constraints;
     const bool bending = clothBendingOn(model, on.bending);
+    const bool membranes = clothMembraneOn(model, on.membrane);
     const glm::vec3 g = settings.step.gravity;
     const uint32_t n = model.vertexCount();
     if (vLast_.size() != n || snapshot_.colorOf.size() != n) reset(model, state);
-    cache_.refresh(model, on.edges);
+    cache_.refresh(model, springChoice(on));
     constraints_.beginSubstep(model, settings, cache_, h, state);
     stats_ = {};
     const bool bodyContacts = constraints_.bodyContactsActive();
@@ -91,6 +93,7 @@ class AvbdSolver final : public VbdFamilySolver {
           vbdAddInertia(mass, h, x, y, sys);
           if (on.neoHookean) vbdAddTets(model, state, cache_, i, sys);
           if (bending) vbdAddHinges(model, state, cache_, i, sys);  // an energy, as in VBD (no rows)
+          if (membranes) stats_.safeguardTriggers += vbdAddMembranes(model, state, cache_, i, primal.safeguard, sys);
           bool inContact = false;
           stats_.safeguardTriggers +=
               constraints_.addVertexTerms(model, settings, cache_, h, state, i, sys, inContact);

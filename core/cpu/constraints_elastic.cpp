@@ -82,4 +82,19 @@ void projectHingeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
   }
 }
 
+void projectMembraneRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
+  const SimModel& model = *ctx.model;
+  std::vector<glm::vec4>& X = ctx.state->x;
+  float* lambda = ctx.state->lambda.data();
+  for (uint32_t m = begin; m < end; ++m) {
+    const glm::uvec4 ids = model.membranes[m];
+    glm::vec4 q[3] = {X[ids.x], X[ids.y], X[ids.z]};
+    clm::PbResiduals res{};
+    clm::pb_membrane_constraint(ctx.params, m, q, model.membraneDmInv[m], model.membraneArea[m],
+                                clm::pb_body_load(ctx.bodies.data(), ids.w), lambda, &res);
+    addResiduals(ctx, res.r, res.n);
+    for (int k = 0; k < 3; ++k) X[ids[k]] = q[k];
+  }
+}
+
 }  // namespace tetlab

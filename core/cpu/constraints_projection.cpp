@@ -18,7 +18,7 @@ void prepareProjection(ProjectionContext& ctx, const SimModel& model, const Solv
   ctx.state = &state;
   ctx.families = projectionFamilies(mode, settings.step.constraints, model);
   ctx.params = makePbParams(model, settings, mode, h);
-  packBodies(model, settings.step.constraints.edges, ctx.bodies);
+  packBodies(model, springChoice(settings.step.constraints), ctx.bodies);
   packColliders(settings.colliders, ctx.colliders);
 }
 
@@ -49,6 +49,9 @@ void runProjectionIterations(ProjectionContext& ctx, int iterations, std::vector
       for (size_t i = 0; i < x.size(); ++i) x[i] = clm::pb_jacobi_apply(x[i], (*jacobi)[i], ctx.params.jacobiOmega);
       ctx.jacobiDelta = nullptr;  // per-vertex constraints below are independent: applied directly
     }
+    if (ctx.families.membranes)
+      for (uint32_t c = 0; c < model.membraneColors.count(); ++c)
+        projectMembraneRange(ctx, model.membraneColors.begin(c), model.membraneColors.end(c));
     if (ctx.families.hinges)
       for (uint32_t c = 0; c < model.hingeColors.count(); ++c)
         projectHingeRange(ctx, model.hingeColors.begin(c), model.hingeColors.end(c));
@@ -69,6 +72,7 @@ void runProjectionIterations(ProjectionContext& ctx, int iterations, std::vector
   ctx.jacobiDelta = nullptr;
   if (anyTet) projectTetRange(ctx, 0, model.tetCount());
   if (ctx.families.edges) projectEdgeRange(ctx, 0, model.edgeCount());
+  if (ctx.families.membranes) projectMembraneRange(ctx, 0, model.membraneCount());
   if (ctx.families.hinges) projectHingeRange(ctx, 0, model.hingeCount());
   ctx.params.evaluateOnly = 0u;
   ctx.jacobiDelta = jacobi;

@@ -76,6 +76,7 @@ void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end);   //
 void projectEdgeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end);  // constraints_elastic.cpp
 // Cloth hinges, Gauss-Seidel in both modes (after the Jacobi average in Jacobi mode).
 void projectHingeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end);  // constraints_elastic.cpp
+void projectMembraneRange(ProjectionContext& ctx, uint32_t begin, uint32_t end);  // constraints_elastic.cpp
 void projectTethers(ProjectionContext& ctx);                                  // constraints_attachments.cpp
 void projectAttachment(ProjectionContext& ctx);                               // constraints_attachments.cpp
 void projectContacts(ProjectionContext& ctx);                                 // collisions_contacts.cpp

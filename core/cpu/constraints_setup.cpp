@@ -5,13 +5,15 @@
 #include <algorithm>
 
 #include "core/model/body_constants.h"
+#include "core/model/cloth_membrane.h"
 
 namespace tetlab {
 
 ProjectionFamilies projectionFamilies(ProjectionMode mode, const ConstraintToggles& t, const SimModel& model) {
   ProjectionFamilies f;
-  f.edges = anyEdgeSprings(model, t.edges);
+  f.edges = anyEdgeSprings(model, springChoice(t));
   f.hinges = clothBendingOn(model, t.bending);
+  f.membranes = clothMembraneOn(model, t.membrane);
   f.tetVolume = t.tetVolume;
   f.strainBased = t.strainBased;
   f.tethers = t.tethers;
@@ -28,7 +30,8 @@ ProjectionFamilies projectionFamilies(ProjectionMode mode, const ConstraintToggl
 
 uint32_t pbFamilyBits(const ProjectionFamilies& f) {
   return (f.tetVolume ? PB_TET_VOLUME : 0u) | (f.neoHookean ? PB_NEO_HOOKEAN : 0u) |
-         (f.strainBased ? PB_STRAIN : 0u) | (f.edges ? PB_EDGES : 0u) | (f.hinges ? PB_HINGES : 0u);
+         (f.strainBased ? PB_STRAIN : 0u) | (f.edges ? PB_EDGES : 0u) | (f.hinges ? PB_HINGES : 0u) |
+         (f.membranes ? PB_MEMBRANES : 0u);
 }
 
 LambdaLayout lambdaLayout(const SimModel& model) {
@@ -40,19 +43,20 @@ LambdaLayout lambdaLayout(const SimModel& model) {
   l.nhHydrostatic = l.nhDeviatoric + T;
   l.strain = l.nhHydrostatic + T;
   l.hinges = l.strain + 6 * T;
-  l.attachment = l.hinges + 3 * model.hingeCount();
+  l.membranes = l.hinges + 3 * model.hingeCount();
+  l.attachment = l.membranes + 3 * model.membraneCount();
   l.size = l.attachment + 1;
   return l;
 }
 
-void packBodies(const SimModel& model, bool solidEdges, std::vector<glm::vec4>& out) {
+void packBodies(const SimModel& model, SpringChoice edgeSprings, std::vector<glm::vec4>& out) {
   out.clear();
   for (uint32_t b = 0; b < model.materials.size(); ++b) {
     const Material& m = model.materials[b];
     const LameParameters lame = lameFromYoungPoisson(m.youngsModulus, m.poissonRatio);
-    const NeoHookeanParameters nh = neoHookeanFromMaterial(m);
-    out.emplace_back(m.youngsModulus, lame.mu, lame.lambda + 2.0f * lame.mu / 3.0f, nh.mu);
-    out.emplace_back(nh.lambda, edgeSpringModulus(model, b, solidEdges), bodyBendingStiffness(model, b), 0.0f);
+    const glm::vec2 pair = bodyElasticPair(model, b);  // NH for a solid's tets, (mu_h, lambda_h) for a cloth's membranes
+    out.emplace_back(m.youngsModulus, lame.mu, lame.lambda + 2.0f * lame.mu / 3.0f, pair.x);
+    out.emplace_back(pair.y, edgeSpringModulus(model, b, edgeSprings), bodyBendingStiffness(model, b), 0.0f);
   }
   static_assert(PB_BODY_FLOAT4S == 2u, "packBodies writes two float4 per body");
 }
@@ -88,6 +92,7 @@ clm::PbParams makePbParams(const SimModel& model, const SolverSettings& settings
   p.lambdaStrain = L.strain;
   p.lambdaAttachment = L.attachment;
   p.lambdaHinges = L.hinges;
+  p.lambdaMembranes = L.membranes;
   p.jacobiOmega = settings.pbd.jacobiOmega;
   const PositionBasedConstraintParams& pb = settings.positionBased;
   for (int i = 0; i < 3; ++i) {

@@ -38,6 +38,7 @@ struct ProjectionFamilies {
   bool strainBased = false;
   bool edges = false;
   bool hinges = false;  // cloth bending (clothBendingOn, body_constants.h)
+  bool membranes = false;  // cloth membranes (clothMembraneOn, cloth_membrane.h)
   bool tethers = false;
   bool collisions = false;
   bool bodyContacts = false;
@@ -50,15 +51,15 @@ uint32_t pbFamilyBits(const ProjectionFamilies& f);
 // Where each family keeps its multipliers in State::lambda (XPBD; PBD caches
 // its stiffness fractions there).
 struct LambdaLayout {
-  uint32_t edges = 0, tetVolume = 0, nhDeviatoric = 0, nhHydrostatic = 0, strain = 0, hinges = 0, attachment = 0,
-           size = 0;
+  uint32_t edges = 0, tetVolume = 0, nhDeviatoric = 0, nhHydrostatic = 0, strain = 0, hinges = 0, membranes = 0,
+           attachment = 0, size = 0;
 };
 LambdaLayout lambdaLayout(const SimModel& model);
 
 // Body constants refreshed every substep (UI edits apply at the next substep),
 // PB_BODY_FLOAT4S float4 per body as pb_body_load (pb_step.clh) reads them;
-// solidEdges is the "edges" toggle (edgeSpringModulus, body_constants.h).
-void packBodies(const SimModel& model, bool solidEdges, std::vector<glm::vec4>& out);
+// edgeSprings: the spring toggles (edgeSpringModulus, body_constants.h).
+void packBodies(const SimModel& model, SpringChoice edgeSprings, std::vector<glm::vec4>& out);
 
 // The parameters of one substep of length h, iteration 0.
 clm::PbParams makePbParams(const SimModel& model, const SolverSettings& settings, ProjectionMode mode, float h);

@@ -32,6 +32,7 @@
 
 #include "core/cpu/constraints_setup.h"
 #include "core/model/body_constants.h"
+#include "core/model/cloth_membrane.h"
 #include "core/sim/collider_records.h"
 #include "core/cpu/vbd_terms.h"
 #include "core/sim/solver_settings.h"
@@ -78,8 +79,9 @@ class VbdSolver final : public VbdFamilySolver {
                               bc.vertexItems.size() == size_t(n) * kMaxContactsPerVertex;
     const float yEps = p.frictionEpsilon * h;
     const float kappaOverH2 = p.bodyContactStiffness / (h * h);
-    cache_.refresh(model, on.edges);
-    const bool springs = anyEdgeSprings(model, on.edges);
+    cache_.refresh(model, springChoice(on));
+    const bool springs = anyEdgeSprings(model, springChoice(on));
+    const bool membranes = clothMembraneOn(model, on.membrane);
     const bool bending = clothBendingOn(model, on.bending);
     packColliders(settings.colliders, colliders_);
     attachment_.rebuild(state.mouse, n);
@@ -116,6 +118,7 @@ class VbdSolver final : public VbdFamilySolver {
           vbdAddInertia(mass, h, x, glm::vec3(state.xInertial[i]), sys);
           if (on.neoHookean) vbdAddTets(model, state, cache_, i, sys);
           if (springs) stats_.safeguardTriggers += vbdAddSprings(model, state, cache_, i, p.safeguard, sys);
+          if (membranes) stats_.safeguardTriggers += vbdAddMembranes(model, state, cache_, i, p.safeguard, sys);
           if (bending) vbdAddHinges(model, state, cache_, i, sys);
           if (const int32_t slot = attachment_.slot(i); slot >= 0)
             clm::vbd_add_attachment(attachmentOffset(state.mouse, state), state.mouse.weights[size_t(slot)],

@@ -10,12 +10,12 @@
 
 namespace tetlab {
 
-void VbdMaterialCache::refresh(const SimModel& model, bool solidEdgesOn) {
-  if (current(model, solidEdgesOn)) return;
+void VbdMaterialCache::refresh(const SimModel& model, SpringChoice now) {
+  if (current(model, now)) return;
   stamp.take(model.materials);
-  solidEdges = solidEdgesOn;
+  springs = now;
   packNeoHookeanBodies(model, bodies);
-  packEdgeStiffness(model, solidEdges, edgeStiffness);
+  packEdgeStiffness(model, springs, edgeStiffness);
   packDmInvColumns(model, dmInv);
 }
 
@@ -44,6 +44,13 @@ uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMater
   return clm::vbd_add_springs(i, int(safeguard), state.x.data(), model.edges.data(), model.restLength.data(),
                               cache.edgeStiffness.data(), model.vertexEdges.offsets.data(),
                               model.vertexEdges.items.data(), &sys);
+}
+
+uint32_t vbdAddMembranes(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
+                         HessianSafeguard safeguard, VbdVertexSystem& sys) {
+  return clm::vbd_add_membranes(i, int(safeguard), state.x.data(), model.membranes.data(), model.membraneDmInv.data(),
+                                model.membraneArea.data(), model.vertexMembranes.offsets.data(),
+                                model.vertexMembranes.items.data(), cache.bodies.data(), &sys);
 }
 
 void vbdAddHinges(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,

@@ -21,6 +21,7 @@
 #include "core/cpu/vbd_solver.h"
 #include "core/model/material.h"
 #include "core/model/sim_model.h"
+#include "core/model/spring_choice.h"
 #include "core/sim/state.h"
 
 namespace tetlab {
@@ -28,10 +29,10 @@ namespace tetlab {
 // The parameter structs are laid out alike by both compilers (layout.clh rule);
 // tests/gpu/vbd_layout_probe_test.cpp checks the device's sizes against these.
 static_assert(sizeof(clm::VbdMouse) == 112);
-static_assert(sizeof(clm::VbdStepParams) == 128);
-static_assert(sizeof(clm::VbdGroupParams) == 304);
-static_assert(sizeof(clm::AvbdStepParams) == 192);
-static_assert(sizeof(clm::AvbdGroupParams) == 352);
+static_assert(sizeof(clm::VbdStepParams) == 160);
+static_assert(sizeof(clm::VbdGroupParams) == 336);
+static_assert(sizeof(clm::AvbdStepParams) == 224);
+static_assert(sizeof(clm::AvbdGroupParams) == 384);
 static_assert(sizeof(clm::AvbdContactFrame) == 48);
 
 // Per-substep inputs of the shared assembly in the layouts the device uses,
@@ -40,18 +41,18 @@ static_assert(sizeof(clm::AvbdContactFrame) == 48);
 // `bodies` and `edgeStiffness` from this cache, so both backends use
 // bit-identical constants.
 struct VbdMaterialCache {
-  std::vector<glm::vec4> bodies;      // per body: (NH mu [Pa], NH lambda [Pa], Rayleigh k_d [s] (unused by VBD/AVBD), 0)
+  std::vector<glm::vec4> bodies;      // per body: (mu, lambda (bodyElasticPair), Rayleigh k_d [s] (unused by VBD/AVBD), bending)
   std::vector<float> edgeStiffness;   // mass-spring k_e per edge [N/m]
   // SimModel::DmInv as the device's DeviceState::DmInv holds it: 3 float4 per
   // tet, the columns (w = 0). SimModel keeps glm::mat3 for its other readers.
   std::vector<glm::vec4> dmInv;
   MaterialsStamp stamp;  // which model and materials the above were packed from
-  bool solidEdges = false;  // the "edges" toggle edgeStiffness was packed with (body_constants.h)
-  bool current(const SimModel& model, bool solidEdgesOn) const {
-    return stamp.current(model.materials) && solidEdges == solidEdgesOn;
+  SpringChoice springs;  // the toggles edgeStiffness was packed with (body_constants.h)
+  bool current(const SimModel& model, SpringChoice now) const {
+    return stamp.current(model.materials) && springs == now;
   }
-  // Re-packs only when the model, its materials or the edges toggle changed since the last call.
-  void refresh(const SimModel& model, bool solidEdgesOn);
+  // Re-packs only when the model, its materials or the spring toggles changed since the last call.
+  void refresh(const SimModel& model, SpringChoice now);
 };
 
 // H_i dx = f_i of one vertex, starting at zero.
@@ -97,6 +98,10 @@ void vbdAddHinges(const SimModel& model, const State& state, const VbdMaterialCa
                   VbdVertexSystem& sys);
 uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
                        HessianSafeguard safeguard, VbdVertexSystem& sys);
+// Cloth membranes around vertex i (vbd_add_membranes; (mu_h, lambda_h) from
+// cache.bodies), each block safeguarded. Returns how many blocks the safeguard changed.
+uint32_t vbdAddMembranes(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
+                         HessianSafeguard safeguard, VbdVertexSystem& sys);
 
 // Body-body contacts (State::bodyContacts): partners are read through the
 // rule of vbd_add_body_contacts (common/vbd_assembly.clh), a vertex of the

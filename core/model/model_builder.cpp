@@ -15,6 +15,7 @@
 #include <glm/mat3x3.hpp>
 
 #include "core/model/cloth_bending.h"
+#include "core/model/cloth_membrane.h"
 #include "core/model/coloring.h"
 
 namespace tetlab {
@@ -309,6 +310,25 @@ void buildEdges(SimModel& model, ModelBuildReport& report) {
   model.vertexEdges = buildCsr(vertexCount, edgeCount * 2, [&](uint32_t i) { return model.edges[i / 2][i % 2]; });
 }
 
+// Cloth membranes (cloth_membrane.h) in colour order, with their vertex
+// adjacency (items membrane * 4 + corner, so the device decodes them by shifts).
+void buildMembranes(SimModel& model, ModelBuildReport& report) {
+  collectMembranes(model);
+  const uint32_t n = model.membraneCount();
+  const auto cornerOf = [&](uint32_t i) { return model.membranes[i / 3][i % 3]; };
+  Csr vertexMembranes = buildCsr(model.vertexCount(), n * 3, cornerOf);
+  std::vector<uint32_t> ids(size_t(n) * 3);
+  for (uint32_t i = 0; i < 3 * n; ++i) ids[i] = cornerOf(i);
+  const Coloring coloring = colorItemsSharingVertices(ids, 3, vertexMembranes);
+  const std::vector<uint32_t> perm = colorSortPermutation(coloring, model.membraneColors);
+  model.membranes = permute(model.membranes, perm);
+  model.membraneDmInv = permute(model.membraneDmInv, perm);
+  model.membraneArea = permute(model.membraneArea, perm);
+  model.vertexMembranes = buildCsr(model.vertexCount(), n * 3, cornerOf);
+  for (uint32_t& item : model.vertexMembranes.items) item = (item / 3) * 4 + item % 3;
+  report.membraneColoring = summarize(coloring);
+}
+
 // Cloth hinges (cloth_bending.h) in colour order, with their vertex adjacency.
 void buildHinges(SimModel& model, ModelBuildReport& report) {
   report.skippedHinges = collectClothHinges(model);
@@ -436,6 +456,7 @@ Result<SimModel> buildSimModel(std::span<const BodyDesc> bodies, const ModelBuil
   computeRestShape(model);
   buildEdges(model, report);
   buildHinges(model, report);
+  buildMembranes(model, report);
   colorVertices(model, report);
   findBoundary(model);
   {

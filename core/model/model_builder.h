@@ -41,7 +41,7 @@ struct ColoringSummary {
 struct ModelBuildReport {
   uint32_t flippedTets = 0;  // negatively oriented input tets that were re-oriented
   float minQuality = 0.0f;   // min over tets of 6 V / Lmax^3 (regular tet: 1/sqrt(2) = 0.707)
-  ColoringSummary tetColoring, edgeColoring, hingeColoring, vertexColoring;
+  ColoringSummary tetColoring, edgeColoring, hingeColoring, membraneColoring, vertexColoring;
   uint32_t skippedHinges = 0;  // cloth edges with no bending: non-manifold or next to a degenerate triangle
   double buildMs = 0.0;
 };

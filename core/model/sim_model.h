@@ -78,6 +78,14 @@ struct SimModel {
   // as item t, strand segment k as item clothTriangles.size() + k.
   Csr vertexWindElements;
 
+  // --- cloth membranes (core/model/cloth_membrane.h): one per cloth triangle,
+  // in membrane-colour order (no two of one colour share a vertex) ---
+  std::vector<glm::uvec4> membranes;       // (x0, x1, x2, body)
+  std::vector<glm::vec4> membraneDmInv;    // 2x2 inverse rest shape, column-major (m00, m10, m01, m11) [1/m]
+  std::vector<float> membraneArea;         // rest area A [m^2]
+  ColorRanges membraneColors;
+  Csr vertexMembranes;                     // per vertex: membrane * 4 + corner (corner 0..2)
+
   // --- strands (bodies of kind Strand): their polyline segments, also in `edges` ---
   std::vector<glm::uvec2> strandSegments;
   std::vector<uint32_t> strandSegmentBody;
@@ -110,6 +118,7 @@ struct SimModel {
   uint32_t tetCount() const { return uint32_t(tets.size()); }
   uint32_t edgeCount() const { return uint32_t(edges.size()); }
   uint32_t hingeCount() const { return uint32_t(hinges.size()); }
+  uint32_t membraneCount() const { return uint32_t(membranes.size()); }
   bool hasCloth() const { return !clothTriangles.empty(); }
   // boundaryTriangles from here on are cloth sheets: two-sided for body
   // contacts (a vertex is kept on the side it came from, core/sim/body_contact_detection.cpp).

@@ -22,7 +22,7 @@ constexpr int kMaxIterations = 10000;
 Out writeConstraints(const ConstraintToggles& c) {
   return {{"edges", c.edges},         {"tet_volume", c.tetVolume}, {"strain_based", c.strainBased},
           {"neo_hookean", c.neoHookean}, {"tethers", c.tethers},     {"collisions", c.collisions},
-          {"body_contacts", c.bodyContacts}, {"bending", c.bending}};
+          {"body_contacts", c.bodyContacts}, {"bending", c.bending}, {"membrane", c.membrane}};
 }
 
 Out writeVbd(const VbdParams& p) {
@@ -97,6 +97,7 @@ void readConstraints(JsonObject o, ConstraintToggles& c) {
   o.read("neo_hookean", c.neoHookean);
   o.read("tethers", c.tethers);
   o.read("bending", c.bending);
+  o.read("membrane", c.membrane);
   o.read("collisions", c.collisions);
   o.read("body_contacts", c.bodyContacts);
   o.finish();

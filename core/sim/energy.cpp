@@ -4,8 +4,10 @@
 
 #include "core/cpu/constraints_setup.h"
 #include "core/model/body_constants.h"
+#include "core/model/cloth_membrane.h"
 #include "shaders/cl/common/compat_cpp.h"
 #include "shaders/cl/common/cloth_bending.clh"
+#include "shaders/cl/common/cloth_membrane.clh"
 #include "shaders/cl/common/constraints_tet.clh"
 #include "shaders/cl/common/neo_hookean.clh"
 #include "shaders/cl/common/xpbd_update.clh"
@@ -42,7 +44,8 @@ CompliantProbe compliantProbe(const SimModel& model, const SolverSettings& setti
   probe.out = &out;
   if (settings.solver != SolverKind::Xpbd) return probe;
   const ConstraintToggles& on = settings.step.constraints;
-  if (!(anyEdgeSprings(model, on.edges) || on.tetVolume || on.strainBased || clothBendingOn(model, on.bending)))
+  if (!(anyEdgeSprings(model, springChoice(on)) || on.tetVolume || on.strainBased || clothBendingOn(model, on.bending) ||
+        clothMembraneOn(model, on.membrane)))
     return probe;
   probe.layout = lambdaLayout(model);
   const float h = settings.step.dt / float(std::max(settings.step.substeps, 1));
@@ -99,16 +102,35 @@ void addElasticEnergy(const SimModel& model, const SolverSettings& settings, con
       }
     }
   }
-  if (anyEdgeSprings(model, on.edges)) {
+  if (anyEdgeSprings(model, springChoice(on))) {
     for (uint32_t e = 0; e < model.edgeCount(); ++e) {
       const glm::uvec2 edge = model.edges[e];
-      const float modulus = edgeSpringModulus(model, model.vertexBody[edge.x], on.edges);
+      const float modulus = edgeSpringModulus(model, model.vertexBody[edge.x], springChoice(on));
       if (!(modulus > 0.0f)) continue;
       const double k = edgeSpringStiffness(modulus, model.edgeVolume[e], model.restLength[e]);
       const double stretch = double(glm::length(glm::vec3(state.x[edge.x]) - glm::vec3(state.x[edge.y]))) -
                              double(model.restLength[e]);
       elastic += 0.5 * k * stretch * stretch;
       probe.add(probe.layout.edges + e, 0.5 * k * stretch * stretch, float(stretch), float(k));
+    }
+  }
+  if (clothMembraneOn(model, on.membrane)) {
+    // W = A (mu_h |E|^2 + lambda_h / 2 tr(E)^2) (cloth_membrane.h) as the sum of
+    // XPBD's three strain constraints' energies (membrane_strain_constraints).
+    for (uint32_t m = 0; m < model.membraneCount(); ++m) {
+      const glm::uvec4 id = model.membranes[m];
+      const MembraneModuli mm = membraneModuli(model.materials[id.w]);
+      const clm::Mat32 F = clm::membrane_F(glm::vec3(state.x[id.x]), glm::vec3(state.x[id.y]),
+                                           glm::vec3(state.x[id.z]), model.membraneDmInv[m]);
+      float C[3];
+      clm::Mat32 G[3];
+      clm::membrane_strain_constraints(F, C, G);
+      for (int k = 0; k < 3; ++k) {
+        const float stiffness = clm::membrane_constraint_stiffness(k, mm.muH, mm.lambdaH, model.membraneArea[m]);
+        const double e = 0.5 * double(stiffness) * double(C[k]) * double(C[k]);
+        elastic += e;
+        probe.add(probe.layout.membranes + 3 * m + uint32_t(k), e, C[k], stiffness);
+      }
     }
   }
   if (clothBendingOn(model, on.bending)) {

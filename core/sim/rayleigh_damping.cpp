@@ -7,6 +7,7 @@
 #include "shaders/cl/common/rayleigh_damping.clh"
 
 #include "core/model/body_constants.h"
+#include "core/model/cloth_membrane.h"
 #include "core/sim/state.h"
 
 namespace tetlab {
@@ -18,16 +19,16 @@ namespace {
 // CPU reference is then within float rounding of the device, which the parity
 // tests rely on: a CG truncated at maxIterations amplifies any other order.
 
-// Per-body (NH mu, NH lambda, k_d, 0), the device's DmInv columns and the
+// Per-body (mu, lambda, k_d, bending) (packNeoHookeanBodies), the device's DmInv columns and the
 // spring stiffness, re-packed when the materials' revision moved so edits
 // apply at once. Returns false when no body is damped (the pass is then skipped).
-bool refreshInputs(const SimModel& model, bool solidEdges, RayleighDampingScratch& s) {
-  if (!s.stamp.current(model.materials) || s.solidEdges != solidEdges) {
+bool refreshInputs(const SimModel& model, SpringChoice edgeSprings, RayleighDampingScratch& s) {
+  if (!s.stamp.current(model.materials) || s.edgeSprings != edgeSprings) {
     s.anyDamped = packNeoHookeanBodies(model, s.bodies);
     packDmInvColumns(model, s.dmInv);
-    packEdgeStiffness(model, solidEdges, s.edgeStiffness);
+    packEdgeStiffness(model, edgeSprings, s.edgeStiffness);
     s.stamp.take(model.materials);
-    s.solidEdges = solidEdges;
+    s.edgeSprings = edgeSprings;
   }
   if (!s.anyDamped) return false;
   const size_t n = model.vertexCount();
@@ -38,7 +39,7 @@ bool refreshInputs(const SimModel& model, bool solidEdges, RayleighDampingScratc
 }
 
 // rd_tets + rd_gather: out = D d.
-void applyD(const SimModel& model, RayleighDampingScratch& s, bool springs, const State& state,
+void applyD(const SimModel& model, RayleighDampingScratch& s, bool springs, bool membranes, const State& state,
             const std::vector<glm::vec4>& d, std::vector<glm::vec4>& out) {
   for (uint32_t t = 0; t < model.tetCount(); ++t) {
     const glm::vec4 body = s.bodies[model.tetBody[t]];
@@ -62,6 +63,10 @@ void applyD(const SimModel& model, RayleighDampingScratch& s, bool springs, cons
       sum += clm::rd_springs_apply(i, s.bodies[model.vertexBody[i]].z, state.x.data(), d.data(), model.edges.data(),
                                    model.restLength.data(), s.edgeStiffness.data(),
                                    model.vertexEdges.offsets.data(), model.vertexEdges.items.data());
+    if (membranes)
+      sum += clm::rd_membranes_apply(i, state.x.data(), d.data(), model.membranes.data(), model.membraneDmInv.data(),
+                                     model.membraneArea.data(), model.vertexMembranes.offsets.data(),
+                                     model.vertexMembranes.items.data(), s.bodies.data());
     out[i] = glm::vec4(sum, 0.0f);
   }
 }
@@ -78,11 +83,12 @@ float sumTerms(const std::vector<float>& terms) {
 }  // namespace
 
 RayleighDampingReport applyRayleighDamping(const SimModel& model, const RayleighDampingSettings& settings,
-                                           bool solidEdges, float dt, State& state) {
+                                           SpringChoice edgeSprings, float dt, State& state) {
   RayleighDampingReport report;
   RayleighDampingScratch& s = state.dampingScratch;
-  if (model.vertexCount() == 0 || !(dt > 0.0f) || !refreshInputs(model, solidEdges, s)) return report;
-  const bool springs = anyEdgeSprings(model, solidEdges);
+  if (model.vertexCount() == 0 || !(dt > 0.0f) || !refreshInputs(model, edgeSprings, s)) return report;
+  const bool springs = anyEdgeSprings(model, edgeSprings);
+  const bool membranes = clothMembraneOn(model, edgeSprings.clothMembrane);
   report.applied = true;
   const uint32_t n = model.vertexCount();
   const uint32_t maxIterations = uint32_t(std::max(0, settings.maxIterations));
@@ -95,7 +101,7 @@ RayleighDampingReport applyRayleighDamping(const SimModel& model, const Rayleigh
   };
 
   // Preconditioned CG (Saad Alg. 9.1, preconditioner M) from dv = 0 (rd_begin).
-  applyD(model, s, springs, state, state.v, s.q);
+  applyD(model, s, springs, membranes, state, state.v, s.q);
   for (uint32_t i = 0; i < n; ++i) {
     const glm::vec3 ri = clm::rd_initial_residual(w(i), dt, xyz(s.q[i]));
     const glm::vec3 zi = clm::rd_precondition(w(i), ri);
@@ -106,7 +112,7 @@ RayleighDampingReport applyRayleighDamping(const SimModel& model, const Rayleigh
   }
   bool running = update(RD_SCALARS_BEGIN);
   for (uint32_t k = 0; k < maxIterations && running; ++k) {
-    applyD(model, s, springs, state, s.p, s.q);  // rd_product
+    applyD(model, s, springs, membranes, state, s.p, s.q);  // rd_product
     for (uint32_t i = 0; i < n; ++i) {
       const glm::vec3 qi = clm::rd_system_row(model.mass[i], w(i), dt, xyz(s.p[i]), xyz(s.q[i]));
       s.q[i] = glm::vec4(qi, 0.0f);

@@ -32,11 +32,11 @@ struct RayleighDampingReport {
 
 // Scratch of the pass (State::dampingScratch): sized on first use, reused after.
 struct RayleighDampingScratch {
-  std::vector<glm::vec4> bodies;  // per body (NH mu, NH lambda, k_d, 0): the device's layout
+  std::vector<glm::vec4> bodies;  // per body (mu, lambda, k_d, bending) (packNeoHookeanBodies): the device's layout
   std::vector<glm::vec4> dmInv;   // 3 columns per tet (w = 0)
   std::vector<float> edgeStiffness;
   MaterialsStamp stamp;     // which model and materials bodies / dmInv / edgeStiffness were packed from
-  bool solidEdges = false;  // the "edges" toggle edgeStiffness was packed with
+  SpringChoice edgeSprings;  // the spring toggles edgeStiffness was packed with
   bool anyDamped = false;   // some body has k_d > 0
   std::vector<glm::vec4> dv, r, p, q;
   std::vector<glm::vec4> corner;  // 4 per tet: its share of D d at each corner
@@ -55,8 +55,8 @@ inline bool rayleighPassFellShort(int iterations, float residual, const Rayleigh
 }
 
 // Applies the pass to state.v (frame length dt). Springs take part where they
-// act (a cloth's always, a solid's when solidEdges, the "edges" toggle, is on).
+// act (a cloth's always, a solid's when edgeSprings, the "edges" toggle, is on).
 RayleighDampingReport applyRayleighDamping(const SimModel& model, const RayleighDampingSettings& settings,
-                                           bool solidEdges, float dt, State& state);
+                                           SpringChoice edgeSprings, float dt, State& state);
 
 }  // namespace tetlab

@@ -6,6 +6,8 @@
 
 #include <glm/vec3.hpp>
 
+#include "core/model/spring_choice.h"
+
 namespace tetlab {
 
 enum class SolverKind : uint8_t { Pbd, Xpbd, Vbd, Avbd };
@@ -20,7 +22,11 @@ struct ConstraintToggles {
   bool collisions = true;    // ground + analytic colliders
   bool bodyContacts = true;  // body vs body surface contacts (core/sim/body_contacts.h)
   bool bending = true;       // cloth bending hinges (core/model/cloth_bending.h); sheets only
+  bool membrane = true;      // cloth stretch: St. Venant-Kirchhoff triangles (core/model/cloth_membrane.h); off: edge springs
 };
+
+// The edge springs these toggles ask for (core/model/spring_choice.h).
+inline SpringChoice springChoice(const ConstraintToggles& on) { return {on.edges, on.membrane}; }
 
 // The Rayleigh material damping pass (core/sim/rayleigh_damping.h): conjugate
 // gradients on (M + dt k_d K) v' = M v once per frame.

@@ -161,7 +161,7 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
   if (out.finite) {
     const auto t0 = Clock::now();
     const RayleighDampingReport damping = applyRayleighDamping(model, settings.step.rayleigh,
-                                                               settings.step.constraints.edges, settings.step.dt, state);
+                                                               springChoice(settings.step.constraints), settings.step.dt, state);
     out.dampingIterations = damping.iterations;
     out.dampingResidual = damping.relativeResidual;
     out.stages[Stage::Damping] = msSince(t0);

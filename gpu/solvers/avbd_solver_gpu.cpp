@@ -237,7 +237,7 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
   if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
   if (s.lambda.size() != layout_.size || s.penalty.size() != layout_.size) return CL_INVALID_OPERATION;
   if (registeredWith_ != &profiler) registerStages(profiler, s);
-  if (!inputs_.refresh(ctx, *model_, settings.colliders, settings.step.constraints.edges)) return CL_OUT_OF_RESOURCES;
+  if (!inputs_.refresh(ctx, *model_, settings.colliders, springChoice(settings.step.constraints))) return CL_OUT_OF_RESOURCES;
   const clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
   bodyContactSlots_ = s.bodyContacts.slotCount;
   const clm::AvbdStepParams k = constants(settings, h, mouse);
@@ -321,7 +321,7 @@ cl_int AvbdSolverGpu::enqueueStep(const ClContext& ctx, const SolverSettings& se
   if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
   if (s.lambda.size() != layout_.size || s.penalty.size() != layout_.size) return CL_INVALID_OPERATION;
   if (registeredWith_ != &profiler) registerStages(profiler, s);
-  if (!inputs_.refresh(ctx, *model_, settings.colliders, settings.step.constraints.edges)) return CL_OUT_OF_RESOURCES;
+  if (!inputs_.refresh(ctx, *model_, settings.colliders, springChoice(settings.step.constraints))) return CL_OUT_OF_RESOURCES;
   clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
   bodyContactSlots_ = s.bodyContacts.slotCount;
   const clm::AvbdStepParams k = constants(settings, step.h, mouse);

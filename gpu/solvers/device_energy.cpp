@@ -6,6 +6,7 @@
 
 #include "core/cpu/constraints_setup.h"
 #include "core/model/body_constants.h"
+#include "core/model/cloth_membrane.h"
 #include "core/model/material.h"
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/launch.h"
@@ -44,11 +45,11 @@ Result<DeviceEnergy> DeviceEnergy::create(const ClContext& ctx, const SimModel& 
       return Error{"device energy: device '" + ctx.info.name +
                    "' runs work-groups of fewer than 2 work-items; use the CPU reference for energy"};
     auto program = KernelProgram::create(ctx, kernels, kKernelFile, {"energy_vertices", "energy_tets", "energy_edges",
-                                                                            "energy_hinges"},
+                                                                            "energy_hinges", "energy_membranes"},
                                          "-DENERGY_GROUP_SIZE=" + std::to_string(groupSize));
     if (!program) return program.error();
     size_t allowed = groupSize;
-    for (size_t k = 0; k < 4; ++k) {
+    for (size_t k = 0; k < 5; ++k) {
       size_t kernelMax = 0;
       if (program->kernel(k).getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &kernelMax) == CL_SUCCESS &&
           kernelMax > 0)
@@ -60,12 +61,12 @@ Result<DeviceEnergy> DeviceEnergy::create(const ClContext& ctx, const SimModel& 
     }
     DeviceEnergy energy(std::move(*program));
     energy.groupSize_ = groupSize;
-    auto partials = DeviceBuffer<glm::vec4>::create(ctx.context, size_t(4) * kMaxGroups, CL_MEM_WRITE_ONLY,
+    auto partials = DeviceBuffer<glm::vec4>::create(ctx.context, size_t(5) * kMaxGroups, CL_MEM_WRITE_ONLY,
                                                     "energy partials");
     if (!partials) return partials.error();
     energy.partials_ = std::move(*partials);
-    energy.partialsHost_.reserve(size_t(4) * kMaxGroups);
-    if (Status st = energy.uploadMaterials(ctx, model, false); !st) return st.error();
+    energy.partialsHost_.reserve(size_t(5) * kMaxGroups);
+    if (Status st = energy.uploadMaterials(ctx, model, SpringChoice{}); !st) return st.error();
     return energy;
   }
 }
@@ -81,7 +82,7 @@ uint32_t DeviceEnergy::itemsPerWorkItem(uint32_t count) const {
 }
 
 // The same constants computeElasticEnergy derives per tet and per edge.
-Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model, bool solidEdges) {
+Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model, SpringChoice edgeSprings) {
   bodiesHost_.clear();
   for (uint32_t b = 0; b < model.materials.size(); ++b) {
     const Material& material = model.materials[b];
@@ -89,9 +90,10 @@ Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model
     const LameParameters lame = lameFromYoungPoisson(material.youngsModulus, material.poissonRatio);
     const double bulk = double(lame.lambda) + 2.0 * double(lame.mu) / 3.0;
     bodiesHost_.emplace_back(nh.mu, nh.lambda, float(bulk), bodyBendingStiffness(model, b));
-    bodiesHost_.emplace_back(material.youngsModulus, lame.mu, 0.0f, 0.0f);
+    const MembraneModuli membrane = model.isCloth(b) ? membraneModuli(material) : MembraneModuli{0.0f, 0.0f};
+    bodiesHost_.emplace_back(material.youngsModulus, lame.mu, membrane.muH, membrane.lambdaH);
   }
-  packEdgeStiffness(model, solidEdges, stiffnessHost_);
+  packEdgeStiffness(model, edgeSprings, stiffnessHost_);
   auto bodies = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, std::span<const glm::vec4>(bodiesHost_),
                                                   CL_MEM_READ_ONLY, "energyBodies");
   if (!bodies) return bodies.error();
@@ -101,7 +103,7 @@ Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model
   energyBodies_ = std::move(*bodies);
   energyEdgeStiffness_ = std::move(*stiffness);
   materialsStamp_.take(model.materials);
-  solidEdges_ = solidEdges;
+  edgeSprings_ = edgeSprings;
   return Ok{};
 }
 
@@ -114,9 +116,9 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
                  std::to_string(model.vertexCount()) + ", " + std::to_string(model.tetCount()) +
                  "); rebuild the OpenCL simulator after loading"};
   const ConstraintToggles& on = settings.step.constraints;
-  if (!materialsStamp_.current(model.materials) || solidEdges_ != on.edges)
-    if (Status st = uploadMaterials(ctx, model, on.edges); !st) return st.error();
-  const bool springs = anyEdgeSprings(model, on.edges);
+  if (!materialsStamp_.current(model.materials) || edgeSprings_ != springChoice(on))
+    if (Status st = uploadMaterials(ctx, model, springChoice(on)); !st) return st.error();
+  const bool springs = anyEdgeSprings(model, springChoice(on));
   const bool bending = clothBendingOn(model, on.bending) && device.hinges.size() == model.hingeCount();
   const uint32_t terms = (on.neoHookean ? kEnergyTermNeoHookean : 0u) | (on.tetVolume ? kEnergyTermTetVolume : 0u) |
                          (on.strainBased ? kEnergyTermStrain : 0u);
@@ -124,14 +126,17 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
   const uint32_t tetGroups = terms ? groupsFor(device.tetCount) : 0u;
   const uint32_t edgeGroups = springs ? groupsFor(device.edgeCount) : 0u;
   const uint32_t hingeGroups = bending ? groupsFor(model.hingeCount()) : 0u;
+  const bool membranes = clothMembraneOn(model, on.membrane) && device.membranes.size() == model.membraneCount();
+  const uint32_t membraneGroups = membranes ? groupsFor(model.membraneCount()) : 0u;
   const uint32_t tetOffset = vertexGroups, edgeOffset = vertexGroups + tetGroups, hingeOffset = edgeOffset + edgeGroups;
+  const uint32_t membraneOffset = hingeOffset + hingeGroups;
   const cl::CommandQueue& queue = ctx.queue;
   // XPBD's multipliers of the last substep, when the device holds them in the
   // CPU's layout (core/sim/energy.cpp decides the same way).
   const LambdaLayout layout = lambdaLayout(model);
   const float h = settings.step.dt / float(std::max(settings.step.substeps, 1));
   EnergyProbe probe{};
-  probe.measure = settings.solver == SolverKind::Xpbd && (springs || on.tetVolume || on.strainBased || bending) &&
+  probe.measure = settings.solver == SolverKind::Xpbd && (springs || on.tetVolume || on.strainBased || bending || membranes) &&
                           device.lambda.size() == layout.size && h > 0.0f && settings.xpbd.complianceScale > 0.0f
                       ? 1u
                       : 0u;
@@ -182,7 +187,18 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
       return clError("device energy: launching energy_hinges", err);
   }
 
-  partialsHost_.resize(size_t(hingeOffset) + hingeGroups);
+  if (membraneGroups > 0) {
+    cl::Kernel& k = program_.kernel(4);
+    if (cl_int err = setKernelArgs(k, model.membraneCount(), device.x, device.membranes, device.membraneDmInv,
+                                   device.membraneArea, energyBodies_, lambda, layout.membranes, probe, partials_,
+                                   membraneOffset);
+        err != CL_SUCCESS)
+      return clError("device energy: setting energy_membranes arguments", err);
+    if (cl_int err = launchGroups(queue, k, membraneGroups, groupSize_); err != CL_SUCCESS)
+      return clError("device energy: launching energy_membranes", err);
+  }
+
+  partialsHost_.resize(size_t(membraneOffset) + membraneGroups);
   if (cl_int err = partials_.download(queue, std::span<glm::vec4>(partialsHost_)); err != CL_SUCCESS)
     return clError("device energy: reading the partial sums", err);
   EnergyReport report;

@@ -50,7 +50,7 @@ class DeviceEnergy {
   // Work-group size we ask for (a power of two); smaller when the device or the
   // built kernels allow less.
   static constexpr uint32_t kPreferredGroupSize = 128;
-  // Groups per kernel at most: the read is 3 x kMaxGroups float4 (3 KB) at most.
+  // Groups per kernel at most: the read is 5 x kMaxGroups float4 (5 KB) at most.
   static constexpr uint32_t kMaxGroups = 64;
 
   // Builds the kernels for `model` (its sizes and materials). Fails with the
@@ -78,15 +78,15 @@ class DeviceEnergy {
 
  private:
   explicit DeviceEnergy(KernelProgram program) : program_(std::move(program)) {}
-  Status uploadMaterials(const ClContext& ctx, const SimModel& model, bool solidEdges);
+  Status uploadMaterials(const ClContext& ctx, const SimModel& model, SpringChoice edgeSprings);
 
   KernelProgram program_;
   uint32_t groupSize_ = 0;
   DeviceBuffer<glm::vec4> energyBodies_;        // 2 per body (layout in energy.cl)
   DeviceBuffer<float> energyEdgeStiffness_;     // per edge: k_e [N/m]
-  DeviceBuffer<glm::vec4> partials_;            // 3 x kMaxGroups
+  DeviceBuffer<glm::vec4> partials_;            // 5 x kMaxGroups (one block per kernel)
   MaterialsStamp materialsStamp_;               // which materials the body constants were packed from
-  bool solidEdges_ = false;                     // the "edges" toggle the edge stiffness was packed with
+  SpringChoice edgeSprings_;                     // the spring toggles the edge stiffness was packed with
   std::vector<glm::vec4> bodiesHost_;
   std::vector<float> stiffnessHost_;
   std::vector<glm::vec4> partialsHost_;

@@ -44,7 +44,8 @@ size_t DeviceState::deviceBytes() const {
          restLength.bytes() + edgeVolume.bytes() + vertexColorOrder.bytes() + vertexTetsOffsets.bytes() +
          vertexTetsItems.bytes() + vertexEdgesOffsets.bytes() + vertexEdgesItems.bytes() + clothTriangles.bytes() +
          vertexClothOffsets.bytes() + vertexClothItems.bytes() + windDv.bytes() + hinges.bytes() +
-         hingeWeights.bytes() + hingeRest.bytes() + hingeBody.bytes();
+         hingeWeights.bytes() + hingeRest.bytes() + hingeBody.bytes() + membranes.bytes() + membraneDmInv.bytes() +
+         membraneArea.bytes() + vertexMembranesOffsets.bytes() + vertexMembranesItems.bytes();
 }
 
 Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& model, const State& state) {
@@ -57,6 +58,7 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
   d.tetColors = model.tetColors;
   d.edgeColors = model.edgeColors;
   d.hingeColors = model.hingeColors;
+  d.membraneColors = model.membraneColors;
   d.vertexColors = model.vertexColors;
 
   std::vector<glm::vec4> dmInv;
@@ -101,6 +103,15 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
     step(makeBuffer<glm::vec4>(ctx, d.hingeWeights, model.hingeWeights, "hingeWeights", kRead));
     step(makeBuffer<glm::vec4>(ctx, d.hingeRest, model.hingeRest, "hingeRest", kRead));
     step(makeBuffer<uint32_t>(ctx, d.hingeBody, model.hingeBody, "hingeBody", kRead));
+  }
+  if (model.membraneCount() > 0) {
+    step(makeBuffer<glm::uvec4>(ctx, d.membranes, model.membranes, "membranes", kRead));
+    step(makeBuffer<glm::vec4>(ctx, d.membraneDmInv, model.membraneDmInv, "membraneDmInv", kRead));
+    step(makeBuffer<float>(ctx, d.membraneArea, model.membraneArea, "membraneArea", kRead));
+    step(makeBuffer<uint32_t>(ctx, d.vertexMembranesOffsets, model.vertexMembranes.offsets, "vertexMembranesOffsets",
+                              kRead));
+    step(makeBuffer<uint32_t>(ctx, d.vertexMembranesItems, model.vertexMembranes.items, "vertexMembranesItems",
+                              kRead));
   }
   if (!st) return st.error();
   auto contacts = createDeviceBodyContacts(ctx, model);

@@ -57,6 +57,13 @@ struct DeviceState {
   DeviceBuffer<glm::uvec4> clothTriangles;
   DeviceBuffer<uint32_t> vertexClothOffsets, vertexClothItems;
   DeviceBuffer<glm::vec4> windDv;
+  // Cloth membranes (SimModel::membranes, in membrane-colour order), for the
+  // position-based kernels (the VBD family reads its packed copy).
+  DeviceBuffer<glm::uvec4> membranes;
+  DeviceBuffer<glm::vec4> membraneDmInv;
+  DeviceBuffer<float> membraneArea;
+  DeviceBuffer<uint32_t> vertexMembranesOffsets;  // CSR, items membrane * 4 + corner (the damping pass)
+  DeviceBuffer<uint32_t> vertexMembranesItems;
   // Cloth bending hinges (SimModel::hinges, in hinge-colour order), for the
   // position-based kernels; the VBD family reads its packed copy (vbd_family_gpu.h).
   DeviceBuffer<glm::uvec4> hinges;
@@ -73,7 +80,7 @@ struct DeviceState {
   DeviceBodyContacts bodyContacts;
 
   // --- host-side layout ---
-  ColorRanges tetColors, edgeColors, hingeColors, vertexColors;
+  ColorRanges tetColors, edgeColors, hingeColors, membraneColors, vertexColors;
   uint32_t vertexCount = 0, tetCount = 0, edgeCount = 0, bodyCount = 0;
 
   size_t deviceBytes() const;

@@ -163,16 +163,16 @@ Status PositionBasedGpu::uploadTethers(const ClContext& ctx, const std::vector<u
 
 Status PositionBasedGpu::uploadIfChanged(const ClContext& ctx, const SolverSettings& settings) {
   // Body constants (materials editable in the UI).
-  const bool solidEdges = settings.step.constraints.edges;
-  if (!bodiesStamp_.current(model_->materials) || bodiesSolidEdges_ != solidEdges) {
+  const SpringChoice edgeSprings = springChoice(settings.step.constraints);
+  if (!bodiesStamp_.current(model_->materials) || bodiesSprings_ != edgeSprings) {
     // A blocking upload waits for queued work: acceptable for a material
     // edit, never the steady state.
-    packBodies(*model_, solidEdges, scratch_);
+    packBodies(*model_, edgeSprings, scratch_);
     auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, scratch_, CL_MEM_READ_ONLY, "bodies");
     if (!b) return b.error();
     bodies_ = std::move(*b);
     bodiesStamp_.take(model_->materials);
-    bodiesSolidEdges_ = solidEdges;
+    bodiesSprings_ = edgeSprings;
   }
   // Colliders (the UI can move them).
   if (Status st = colliders_.refresh(ctx, settings.colliders); !st) return st;
@@ -200,6 +200,7 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
     stageEdgeColor_.push_back(profiler.addStage(Stage::Solve, "solve edges c" + std::to_string(c)));
   stageJacobi_ = profiler.addStage(Stage::Solve, "jacobi");
   stageHinges_ = profiler.addStage(Stage::Solve, "solve hinges");
+  stageMembranes_ = profiler.addStage(Stage::Solve, "solve membranes");
   stageTethers_ = profiler.addStage(Stage::Solve, "tethers");
   stageAttachment_ = profiler.addStage(Stage::Solve, "attachment");
   stageBodyContacts_ = profiler.addStage(Stage::Solve, "body contact solve");  // "body contacts" is the detection
@@ -211,7 +212,7 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
 bool PositionBasedGpu::oneGroup(const SolverSettings& settings, bool substepOnly) const {
   // The colours that will be projected: edge colours (fewer, larger) only when edge constraints run.
   const ProjectionFamilies f = projectionFamilies(mode_, settings.step.constraints, *model_);
-  if (f.hinges) return false;  // step_group has no hinge pass: cloth bending runs per colour
+  if (f.hinges || f.membranes) return false;  // step_group has no hinge or membrane pass: cloth runs per colour
   const bool edges = f.edges;
   const uint32_t largestColor = edges ? std::max(largestTetColor_, largestEdgeColor_) : largestTetColor_;
   return pbUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, largestColor, groupSize_,
@@ -353,7 +354,17 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
   }
   if (e != CL_SUCCESS) return e;
 
-  // Cloth hinges: Gauss-Seidel by colour in both schemes (after the Jacobi average).
+  // Cloth membranes, then hinges: Gauss-Seidel by colour in both schemes (after
+  // the Jacobi average), in the CPU reference's order.
+  if (f.membranes) {
+    cl::Kernel& k = program_.kernel(kMembranes);
+    for (uint32_t c = 0; c < s.membraneColors.count() && e == CL_SUCCESS; ++c) {
+      const uint32_t begin = s.membraneColors.begin(c), count = s.membraneColors.end(c) - begin;
+      e = setKernelArgs(k, begin, count, s.x, s.membranes, s.membraneDmInv, s.membraneArea, bodies_, s.lambda, p);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, count, local, profiler.record(stageMembranes_));
+    }
+    if (e != CL_SUCCESS) return e;
+  }
   if (f.hinges) {
     cl::Kernel& k = program_.kernel(kHinges);
     for (uint32_t c = 0; c < s.hingeColors.count() && e == CL_SUCCESS; ++c) {

@@ -43,6 +43,7 @@ namespace tetlab {
   X(kTets, "solve_tets", 1)                        \
   X(kEdges, "solve_edges", 1)                      \
   X(kHinges, "solve_hinges", 1)                    \
+  X(kMembranes, "solve_membranes", 1)              \
   X(kTethers, "tethers", 1)                        \
   X(kAttachment, "attachment", 1)                  \
   X(kContacts, "contacts", 1)                      \
@@ -102,7 +103,7 @@ class PositionBasedGpu final : public GpuSolver {
   ProjectionFamilies families_;
 
   MaterialsStamp bodiesStamp_;  // which materials bodies_ was packed from
-  bool bodiesSolidEdges_ = false;  // the "edges" toggle bodies_ was packed with (edge spring modulus)
+  SpringChoice bodiesSprings_;  // the "edges" toggle bodies_ was packed with (edge spring modulus)
   DeviceBuffer<glm::vec4> bodies_;
   DeviceColliders colliders_;
   DeviceBuffer<uint32_t> tetherAnchor_;
@@ -133,7 +134,7 @@ class PositionBasedGpu final : public GpuSolver {
 
   // Profiler stages, registered in reset().
   StageId stageInit_ = 0, stageEdges_ = 0, stageTethers_ = 0, stageAttachment_ = 0, stageContacts_ = 0,
-          stageJacobi_ = 0, stageHinges_ = 0, stageBodyContacts_ = 0, stageGroup_ = 0;
+          stageJacobi_ = 0, stageHinges_ = 0, stageMembranes_ = 0, stageBodyContacts_ = 0, stageGroup_ = 0;
   std::vector<StageId> stageTetColor_, stageEdgeColor_;
   Profiler* registeredWith_ = nullptr;
   void registerStages(Profiler& profiler, const DeviceState& s);

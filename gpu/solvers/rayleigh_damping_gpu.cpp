@@ -7,6 +7,7 @@
 #include "shaders/cl/common/rayleigh_damping.clh"
 
 #include "core/model/body_constants.h"
+#include "core/model/cloth_membrane.h"
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/launch.h"
 
@@ -59,14 +60,14 @@ Result<RayleighDampingGpu> RayleighDampingGpu::create(const ClContext& ctx, cons
 }
 
 Status RayleighDampingGpu::prepare(const ClContext& ctx, const SimModel& model, const DeviceState& s,
-                                   bool solidEdges) {
-  if (!materialsStamp_.current(model.materials) || solidEdges_ != solidEdges) {
+                                   SpringChoice edgeSprings) {
+  if (!materialsStamp_.current(model.materials) || edgeSprings_ != edgeSprings) {
     std::vector<float> edgeStiffness;
-    packEdgeStiffness(model, solidEdges, edgeStiffness);
+    packEdgeStiffness(model, edgeSprings, edgeStiffness);
     if (Status st = upload(ctx, bodies_, hostBodies_, "damping bodies"); !st) return st;
     if (Status st = upload(ctx, edgeStiffness_, edgeStiffness, "damping edge stiffness"); !st) return st;
     materialsStamp_.take(model.materials);
-    solidEdges_ = solidEdges;
+    edgeSprings_ = edgeSprings;
   }
   const size_t n = s.vertexCount;
   for (DeviceBuffer<glm::vec4>* b : {&dv_, &r_, &p_, &q_})
@@ -80,13 +81,21 @@ Status RayleighDampingGpu::enqueue(const ClContext& ctx, const SimModel& model, 
   if (!materialsStamp_.current(model.materials)) anyDamped_ = packNeoHookeanBodies(model, hostBodies_);
   applied_ = anyDamped_ && s.vertexCount > 0 && step.dt > 0.0f;
   if (!applied_) return Ok{};
-  if (Status st = prepare(ctx, model, s, step.constraints.edges); !st) return st;
+  if (Status st = prepare(ctx, model, s, springChoice(step.constraints)); !st) return st;
 
   const StageId stage = profiler.addStage(Stage::Damping);
   const cl::CommandQueue& queue = ctx.queue;
   const size_t local = program_.localSize();
   const uint32_t n = s.vertexCount, tetCount = s.tetCount;
-  const uint32_t springs = anyEdgeSprings(model, step.constraints.edges) ? 1u : 0u;
+  const uint32_t springs = anyEdgeSprings(model, springChoice(step.constraints)) ? 1u : 0u;
+  const uint32_t membranes =
+      clothMembraneOn(model, step.constraints.membrane) && s.membranes.size() == model.membraneCount() ? 1u : 0u;
+  // An empty buffer cannot be an argument: a model without membranes passes x in their place (never read).
+  const cl::Buffer& membraneIds = membranes ? s.membranes.buffer() : s.x.buffer();
+  const cl::Buffer& membraneDmInv = membranes ? s.membraneDmInv.buffer() : s.x.buffer();
+  const cl::Buffer& membraneArea = membranes ? s.membraneArea.buffer() : s.x.buffer();
+  const cl::Buffer& membraneOffsets = membranes ? s.vertexMembranesOffsets.buffer() : s.x.buffer();
+  const cl::Buffer& membraneItems = membranes ? s.vertexMembranesItems.buffer() : s.x.buffer();
   const uint32_t maxIterations = uint32_t(std::max(0, step.rayleigh.maxIterations));
   const float dt = step.dt, tolerance = step.rayleigh.tolerance;
   auto fail = [](const char* what, cl_int e) { return clError(std::string("enqueueing ") + what, e); };
@@ -109,7 +118,8 @@ Status RayleighDampingGpu::enqueue(const ClContext& ctx, const SimModel& model, 
   cl::Kernel& begin = program_.kernel(kBegin);
   cl_int e = setKernelArgs(begin, n, s.x, s.v, corner_, s.vertexTetsOffsets, s.vertexTetsItems, springs, s.edges,
                            s.restLength, edgeStiffness_, s.vertexEdgesOffsets, s.vertexEdgesItems, s.vertexBody,
-                           bodies_, dt, r_, p_, dv_, terms_);
+                           bodies_, membranes, membraneIds, membraneDmInv, membraneArea, membraneOffsets,
+                           membraneItems, dt, r_, p_, dv_, terms_);
   if (e == CL_SUCCESS) e = launch1D(queue, begin, n, local, profiler.record(stage));
   if (e != CL_SUCCESS) return fail("rd_begin", e);
   if (e = enqueueScalars(RD_SCALARS_BEGIN); e != CL_SUCCESS) return fail("rd_scalars", e);
@@ -119,7 +129,8 @@ Status RayleighDampingGpu::enqueue(const ClContext& ctx, const SimModel& model, 
   cl::Kernel& direction = program_.kernel(kDirection);
   e = setKernelArgs(product, n, s.x, p_, s.mass, corner_, s.vertexTetsOffsets, s.vertexTetsItems, springs, s.edges,
                     s.restLength, edgeStiffness_, s.vertexEdgesOffsets, s.vertexEdgesItems, s.vertexBody, bodies_,
-                    dt, q_, terms_, scalars_);
+                    membranes, membraneIds, membraneDmInv, membraneArea, membraneOffsets, membraneItems, dt, q_,
+                    terms_, scalars_);
   if (e == CL_SUCCESS) e = setKernelArgs(update, n, s.x, p_, q_, dv_, r_, terms_, scalars_);
   if (e == CL_SUCCESS) e = setKernelArgs(direction, n, s.x, r_, p_, scalars_);
   if (e != CL_SUCCESS) return fail("the damping kernels' arguments", e);

@@ -41,14 +41,14 @@ class RayleighDampingGpu {
  private:
   enum Kernel : size_t { kTets, kBegin, kProduct, kUpdate, kScalars, kDirection, kFinish };
   explicit RayleighDampingGpu(KernelProgram program) : program_(std::move(program)) {}
-  Status prepare(const ClContext& ctx, const SimModel& model, const DeviceState& state, bool solidEdges);
+  Status prepare(const ClContext& ctx, const SimModel& model, const DeviceState& state, SpringChoice edgeSprings);
 
   KernelProgram program_;
   DeviceBuffer<glm::vec4> bodies_, dv_, r_, p_, q_, corner_;
   DeviceBuffer<float> edgeStiffness_, terms_, scalars_;
   std::vector<glm::vec4> hostBodies_;  // packed from the materials materialsStamp_ names
   MaterialsStamp materialsStamp_;      // which materials bodies_ / edgeStiffness_ hold
-  bool solidEdges_ = false;            // the "edges" toggle edgeStiffness_ was packed with
+  SpringChoice edgeSprings_;            // the spring toggles edgeStiffness_ was packed with
   bool anyDamped_ = false;             // some body of hostBodies_ has k_d > 0
   bool applied_ = false;  // the last enqueue ran a pass
 };

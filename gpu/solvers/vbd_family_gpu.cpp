@@ -69,6 +69,11 @@ Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
   sections_.hingeBodyBase = append(topo, model.hingeBody);
   sections_.vertexHingesOffsetsBase = append(topo, model.vertexHinges.offsets);
   sections_.vertexHingesItemsBase = append(topo, model.vertexHinges.items);
+  align4(topo);
+  sections_.membranesBase = append(topo, std::span(reinterpret_cast<const uint32_t*>(model.membranes.data()),
+                                                   model.membranes.size() * 4));
+  sections_.vertexMembranesOffsetsBase = append(topo, model.vertexMembranes.offsets);
+  sections_.vertexMembranesItemsBase = append(topo, model.vertexMembranes.items);
   sections_.vertexCount = model.vertexCount();
   if (topo.empty()) topo.push_back(0u);  // OpenCL forbids empty buffers
   std::vector<float> rest;
@@ -80,6 +85,10 @@ Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
                                                       model.hingeWeights.size() * 4));
   sections_.hingeRestBase = append(rest, std::span(reinterpret_cast<const float*>(model.hingeRest.data()),
                                                    model.hingeRest.size() * 4));
+  align4(rest);
+  sections_.membraneDmInvBase = append(rest, std::span(reinterpret_cast<const float*>(model.membraneDmInv.data()),
+                                                       model.membraneDmInv.size() * 4));
+  sections_.membraneAreaBase = append(rest, model.membraneArea);
   if (rest.empty()) rest.push_back(0.0f);
   auto t = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, topo, CL_MEM_READ_ONLY, "VBD topology");
   if (!t) return t.error();
@@ -87,11 +96,11 @@ Status VbdFamilyInputs::reset(const ClContext& ctx, const SimModel& model) {
   auto r = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, rest, CL_MEM_READ_ONLY, "VBD restData");
   if (!r) return r.error();
   restData = std::move(*r);
-  return uploadMaterials(ctx, model, cache_.solidEdges);
+  return uploadMaterials(ctx, model, cache_.springs);
 }
 
-Status VbdFamilyInputs::uploadMaterials(const ClContext& ctx, const SimModel& model, bool solidEdges) {
-  cache_.refresh(model, solidEdges);
+Status VbdFamilyInputs::uploadMaterials(const ClContext& ctx, const SimModel& model, SpringChoice edgeSprings) {
+  cache_.refresh(model, edgeSprings);
   auto b = DeviceBuffer<glm::vec4>::fromHost(ctx.context, ctx.queue, cache_.bodies, CL_MEM_READ_ONLY, "VBD bodies");
   if (!b) return b.error();
   auto k = DeviceBuffer<float>::fromHost(ctx.context, ctx.queue, cache_.edgeStiffness, CL_MEM_READ_ONLY,
@@ -103,9 +112,9 @@ Status VbdFamilyInputs::uploadMaterials(const ClContext& ctx, const SimModel& mo
   return Ok{};
 }
 
-Status VbdFamilyInputs::refresh(const ClContext& ctx, const SimModel& model, const Colliders& c, bool solidEdges) {
-  if (!uploaded_ || !cache_.current(model, solidEdges))
-    if (Status st = uploadMaterials(ctx, model, solidEdges); !st) return st;
+Status VbdFamilyInputs::refresh(const ClContext& ctx, const SimModel& model, const Colliders& c, SpringChoice edgeSprings) {
+  if (!uploaded_ || !cache_.current(model, edgeSprings))
+    if (Status st = uploadMaterials(ctx, model, edgeSprings); !st) return st;
   return colliders.refresh(ctx, c);
 }
 

@@ -32,11 +32,15 @@
 //                     hingeBody             at hingeBodyBase
 //                     vertexHinges.offsets  at vertexHingesOffsetsBase (CSR, items hinge * 4 + corner)
 //                     vertexHinges.items    at vertexHingesItemsBase
+//                     membranes (4 each)    at membranesBase          (a multiple of 4: read as uint4)
+//                     vertexMembranes       at vertexMembranesOffsetsBase / ItemsBase (CSR, items membrane * 4 + corner)
 //   restData (float)  mass                  at 0
 //                     restVolume            at restVolumeBase
 //                     restLength            at restLengthBase
 //                     hingeWeights (4 each) at hingeWeightsBase        (a multiple of 4: read as float4)
 //                     hingeRest (4 each) at hingeRestBase              (follows it: a multiple of 4 too)
+//                     membraneDmInv (4 each) at membraneDmInvBase      (a multiple of 4: read as float4)
+//                     membraneArea          at membraneAreaBase
 #include <cstdint>
 #include <vector>
 
@@ -111,8 +115,8 @@ class VbdFamilyInputs {
   Status reset(const ClContext& ctx, const SimModel& model);
   // Re-uploads material constants and colliders when they changed (blocking,
   // so only on an edit). Called at the start of every substep.
-  // solidEdges: the "edges" toggle the edge stiffness is packed with (body_constants.h).
-  Status refresh(const ClContext& ctx, const SimModel& model, const Colliders& colliders, bool solidEdges);
+  // edgeSprings: the spring toggles the edge stiffness is packed with (body_constants.h).
+  Status refresh(const ClContext& ctx, const SimModel& model, const Colliders& colliders, SpringChoice edgeSprings);
   // Where the colour starts lie in topology (VbdGroupParams::colorStartsBase).
   uint32_t colorStartsBase() const { return sections_.colorStartsBase; }
   // True when colour c holds two or more distinct attached vertices.
@@ -137,6 +141,11 @@ class VbdFamilyInputs {
     p.vertexHingesItemsBase = sections_.vertexHingesItemsBase;
     p.hingeWeightsBase = sections_.hingeWeightsBase;
     p.hingeRestBase = sections_.hingeRestBase;
+    p.membranesBase = sections_.membranesBase;
+    p.vertexMembranesOffsetsBase = sections_.vertexMembranesOffsetsBase;
+    p.vertexMembranesItemsBase = sections_.vertexMembranesItemsBase;
+    p.membraneDmInvBase = sections_.membraneDmInvBase;
+    p.membraneAreaBase = sections_.membraneAreaBase;
   }
 
   DeviceBuffer<glm::vec4> bodies;     // per body: (NH mu [Pa], NH lambda [Pa], damping k_d [s], cloth bending D [N m])
@@ -148,7 +157,7 @@ class VbdFamilyInputs {
   DeviceBuffer<float> restData;     // packed per-element constants (above)
 
  private:
-  Status uploadMaterials(const ClContext& ctx, const SimModel& model, bool solidEdges);
+  Status uploadMaterials(const ClContext& ctx, const SimModel& model, SpringChoice edgeSprings);
 
   struct Sections {
     uint32_t colorOfBase = 0, tetBodyBase = 0, vertexTetsOffsetsBase = 0, vertexTetsItemsBase = 0;
@@ -158,6 +167,8 @@ class VbdFamilyInputs {
     uint32_t hingesBase = 0, hingeBodyBase = 0, vertexHingesOffsetsBase = 0, vertexHingesItemsBase = 0;
     uint32_t hingeWeightsBase = 0;
     uint32_t hingeRestBase = 0;
+    uint32_t membranesBase = 0, vertexMembranesOffsetsBase = 0, vertexMembranesItemsBase = 0;
+    uint32_t membraneDmInvBase = 0, membraneAreaBase = 0;
   } sections_;
   VbdMaterialCache cache_;
   bool uploaded_ = false;  // bodies / edgeStiffness hold cache_ (cleared by reset)

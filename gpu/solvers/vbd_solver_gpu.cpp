@@ -25,6 +25,7 @@
 #include <glm/geometric.hpp>
 
 #include "core/model/body_constants.h"
+#include "core/model/cloth_membrane.h"
 #include "core/sim/body_contacts.h"
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/kernel_program.h"
@@ -154,10 +155,11 @@ uint32_t VbdSolverGpu::terms(const SolverSettings& settings, const clm::VbdMouse
   const VbdParams& p = settings.vbd;
   const ConstraintToggles& on = settings.step.constraints;
   const bool mouseOn = mouse.active && mouse.slots > 0;
-  return (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (anyEdgeSprings(*model_, on.edges) ? VBD_TERM_EDGES : 0u) |
+  return (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (anyEdgeSprings(*model_, springChoice(on)) ? VBD_TERM_EDGES : 0u) |
          (on.collisions ? VBD_TERM_COLLISIONS : 0u) | (mouseOn ? VBD_TERM_MOUSE : 0u) |
          (p.accelerate ? VBD_TERM_ACCELERATE : 0u) | (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u) |
-         (residual_.recording() ? VBD_TERM_RESIDUAL : 0u) | (clothBendingOn(*model_, on.bending) ? VBD_TERM_BENDING : 0u);
+         (residual_.recording() ? VBD_TERM_RESIDUAL : 0u) | (clothBendingOn(*model_, on.bending) ? VBD_TERM_BENDING : 0u) |
+         (clothMembraneOn(*model_, on.membrane) ? VBD_TERM_MEMBRANE : 0u);
 }
 
 clm::VbdStepParams VbdSolverGpu::stepParams(const SolverSettings& settings, float h, uint32_t terms,
@@ -187,7 +189,7 @@ cl_int VbdSolverGpu::enqueueStep(const ClContext& ctx, const SolverSettings& set
                                  DeviceState& s, Profiler& profiler) {
   if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
   if (registeredWith_ != &profiler) registerStages(profiler, s);
-  if (!inputs_.refresh(ctx, *model_, settings.colliders, settings.step.constraints.edges)) return CL_OUT_OF_RESOURCES;
+  if (!inputs_.refresh(ctx, *model_, settings.colliders, springChoice(settings.step.constraints))) return CL_OUT_OF_RESOURCES;
   return enqueueGroup(ctx, settings, step.h, step.substeps, &step, s, profiler);
 }
 
@@ -234,7 +236,7 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
                                     Profiler& profiler) {
   if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
   if (registeredWith_ != &profiler) registerStages(profiler, s);
-  if (!inputs_.refresh(ctx, *model_, settings.colliders, settings.step.constraints.edges)) return CL_OUT_OF_RESOURCES;
+  if (!inputs_.refresh(ctx, *model_, settings.colliders, springChoice(settings.step.constraints))) return CL_OUT_OF_RESOURCES;
   if (oneGroup(settings)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
   oneGroupRan_ = false;
   const VbdParams& p = settings.vbd;

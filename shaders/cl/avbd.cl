@@ -199,6 +199,10 @@ static inline int avbd_solve_vertex(
                    (__global const float4*)(restData + p->hingeWeightsBase),
                    (__global const float4*)(restData + p->hingeRestBase), topology + p->hingeBodyBase,
                    topology + p->vertexHingesOffsetsBase, topology + p->vertexHingesItemsBase, bodies, &s);
+  if (terms & VBD_TERM_MEMBRANE)
+    vbd_add_membranes(i, p->safeguard, x, (__global const uint4*)(topology + p->membranesBase),
+                      (__global const float4*)(restData + p->membraneDmInvBase), restData + p->membraneAreaBase,
+                      topology + p->vertexMembranesOffsetsBase, topology + p->vertexMembranesItemsBase, bodies, &s);
   if (terms & VBD_TERM_EDGES)
     avbd_add_edge_rows(i, p, x, edges, restData + p->restLengthBase, c0, lambda, penalty,
                        topology + p->vertexEdgesOffsetsBase, topology + p->vertexEdgesItemsBase, &s);

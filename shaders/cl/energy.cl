@@ -23,6 +23,7 @@
 
 #include "common/compat_cl.clh"
 #include "common/cloth_bending.clh"
+#include "common/cloth_membrane.clh"
 #include "common/constraints_tet.clh"
 #include "common/neo_hookean.clh"
 #include "common/xpbd_update.clh"
@@ -85,8 +86,8 @@ static float4 energy_add_compliant(float4 acc, float shape, float C, float k, __
 
 // Elastic energy of one tet, term by term as computeElasticEnergy adds them,
 // as (elastic, compliant shape, converged, carried) [J].
-// energyBodies per body: [2b] = (NH mu, NH lambda, bulk K, 0) [Pa],
-// [2b + 1] = (E, Lame mu, 0, 0) [Pa]. volumeSlot / strainSlot: the tet's
+// energyBodies per body: [2b] = (NH mu, NH lambda, bulk K, bending) [Pa],
+// [2b + 1] = (E, Lame mu [Pa], membrane mu_h, lambda_h [N/m]). volumeSlot / strainSlot: the tet's
 // multipliers in State::lambda (lambdaLayout).
 static float4 energy_of_tet(Mat3 F, float V0, float4 b0, float4 b1, uint terms, float4 stretchScale,
                             float4 shearScale, __global const float* lambda, uint volumeSlot, uint strainSlot,
@@ -168,6 +169,30 @@ __kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void ene
     const float c[3] = {v.x, v.y, v.z};
     for (int d = 0; d < 3; ++d)
       sum = energy_add_compliant(sum, 0.5f * D * c[d] * c[d], c[d], D, lambda, lambdaHinges + 3u * h + (uint)d, probe);
+  }
+  energy_group_sum(scratch, sum, partials + partialOffset + get_group_id(0));
+}
+
+// Cloth membranes A (mu_h |E|^2 + lambda_h / 2 tr(E)^2) (common/cloth_membrane.clh)
+// as the sum of XPBD's three strain constraints' energies, (mu_h, lambda_h)
+// from energyBodies[2 b + 1].zw.
+__kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void energy_membranes(
+    const uint count, __global const float4* x, __global const uint4* membranes, __global const float4* membraneDmInv,
+    __global const float* membraneArea, __global const float4* energyBodies, __global const float* lambda,
+    const uint lambdaMembranes, const EnergyProbe probe, __global float4* partials, const uint partialOffset) {
+  __local float4 scratch[ENERGY_GROUP_SIZE];
+  float4 sum = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
+  for (uint m = get_global_id(0); m < count; m += get_global_size(0)) {
+    const uint4 id = membranes[m];
+    const float4 b1 = energyBodies[2u * id.w + 1u];
+    float C[3];
+    Mat32 G[3];
+    membrane_strain_constraints(membrane_F(x[id.x].xyz, x[id.y].xyz, x[id.z].xyz, membraneDmInv[m]), C, G);
+    for (int k = 0; k < 3; ++k) {
+      const float stiffness = membrane_constraint_stiffness(k, b1.z, b1.w, membraneArea[m]);
+      sum = energy_add_compliant(sum, 0.5f * stiffness * C[k] * C[k], C[k], stiffness, lambda,
+                                 lambdaMembranes + 3u * m + (uint)k, probe);
+    }
   }
   energy_group_sum(scratch, sum, partials + partialOffset + get_group_id(0));
 }

@@ -39,18 +39,25 @@ __kernel void rd_tets(const uint count, __global const float4* x, __global const
 }
 
 // (D d)_i: the tets' corner terms through the CSR adjacency (items are 4 t + corner)
-// plus the springs around i when `springs` is set.
+// plus the springs around i when `springs` is set and the cloth membranes
+// around i when `membranes` is (the CPU's order).
 static inline float3 rd_gather(uint i, __global const float4* x, __global const float4* d,
                                __global const float4* corner, __global const uint* vertexTetsOffsets,
                                __global const uint* vertexTetsItems, const uint springs, __global const uint2* edges,
                                __global const float* restLength, __global const float* edgeStiffness,
                                __global const uint* vertexEdgesOffsets, __global const uint* vertexEdgesItems,
-                               __global const uint* vertexBody, __global const float4* bodies) {
+                               __global const uint* vertexBody, __global const float4* bodies, const uint membranes,
+                               __global const uint4* membraneIds, __global const float4* membraneDmInv,
+                               __global const float* membraneArea, __global const uint* vertexMembranesOffsets,
+                               __global const uint* vertexMembranesItems) {
   float3 sum = (float3)(0.0f);
   for (uint k = vertexTetsOffsets[i]; k < vertexTetsOffsets[i + 1]; ++k) sum += corner[vertexTetsItems[k]].xyz;
   if (springs)
     sum += rd_springs_apply(i, bodies[vertexBody[i]].z, x, d, edges, restLength, edgeStiffness, vertexEdgesOffsets,
                             vertexEdgesItems);
+  if (membranes)
+    sum += rd_membranes_apply(i, x, d, membraneIds, membraneDmInv, membraneArea, vertexMembranesOffsets,
+                              vertexMembranesItems, bodies);
   return sum;
 }
 
@@ -58,10 +65,14 @@ static inline float3 rd_gather(uint i, __global const float4* x, __global const 
   __global const float4 *corner, __global const uint *vertexTetsOffsets, __global const uint *vertexTetsItems,   \
       const uint springs, __global const uint2 *edges, __global const float *restLength,                         \
       __global const float *edgeStiffness, __global const uint *vertexEdgesOffsets,                              \
-      __global const uint *vertexEdgesItems, __global const uint *vertexBody, __global const float4 *bodies
+      __global const uint *vertexEdgesItems, __global const uint *vertexBody, __global const float4 *bodies,     \
+      const uint membranes, __global const uint4 *membraneIds, __global const float4 *membraneDmInv,            \
+      __global const float *membraneArea, __global const uint *vertexMembranesOffsets,                           \
+      __global const uint *vertexMembranesItems
 #define RD_GATHER_ARGS                                                                                            \
   corner, vertexTetsOffsets, vertexTetsItems, springs, edges, restLength, edgeStiffness, vertexEdgesOffsets,      \
-      vertexEdgesItems, vertexBody, bodies
+      vertexEdgesItems, vertexBody, bodies, membranes, membraneIds, membraneDmInv, membraneArea,                 \
+      vertexMembranesOffsets, vertexMembranesItems
 
 // r = -dt D v, p = z = M^-1 r, dv = 0; terms r . z.
 __kernel void rd_begin(const uint count, __global const float4* x, __global const float4* v, RD_GATHER_PARAMS,

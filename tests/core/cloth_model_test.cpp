@@ -66,7 +66,7 @@ TEST(ClothModel, LumpedMassIsDensityTimesThicknessTimesArea) {
 // Under x -> (1 + eps) x every edge stretches by eps L, so the spring energy is
 // sum 1/2 k_e (eps L_e)^2 = 1.5 E h eps^2 sum A_e: the plane-stress energy
 // E h A eps^2 / (1 - nu) of a uniform dilation with nu = 1/3 (material.h).
-TEST(ClothModel, MembraneEnergyOfAUniformDilationIsPlaneStress) {
+TEST(ClothModel, EdgeSpringEnergyOfAUniformDilationIsPlaneStress) {
   const BodyDesc body = clothBody({7, 5});
   Result<SimModel> model = buildSimModel(std::span<const BodyDesc>(&body, 1));
   ASSERT_TRUE(model.ok()) << model.error().message;
@@ -76,21 +76,23 @@ TEST(ClothModel, MembraneEnergyOfAUniformDilationIsPlaneStress) {
   for (uint32_t i = 0; i < model->vertexCount(); ++i)
     state.x[i] = glm::vec4(centre + (1.0f + eps) * (model->restPositions[i] - centre), state.x[i].w);
   SolverSettings settings;
-  settings.step.constraints.edges = false;  // the solids' toggle: a cloth's membrane acts regardless
+  settings.step.constraints.edges = false;  // the solids' toggle: a cloth's springs act regardless
+  settings.step.constraints.membrane = false;
   const double nu = 1.0 / 3.0;
   const double expected = double(kYoungs) * kThickness * kSide * kSide * eps * eps / (1.0 - nu);
   EXPECT_NEAR(computeElasticEnergy(*model, settings, state), expected, 1e-3 * expected);
 }
 
-TEST(ClothModel, EdgesToggleGatesOnlyTheSolidsSprings) {
+TEST(ClothModel, EdgesToggleGatesTheSolidsSpringsAndMembraneToggleTheCloths) {
   std::vector<BodyDesc> bodies;
   bodies.push_back(BodyDesc{makeBoxTetMesh(glm::vec3(0.0f), glm::vec3(0.1f), glm::uvec3(1)), Material{}, "box"});
   bodies.push_back(clothBody({2, 2}));
   Result<SimModel> model = buildSimModel(bodies);
   ASSERT_TRUE(model.ok()) << model.error().message;
-  EXPECT_TRUE(anyEdgeSprings(*model, false));
+  const SpringChoice clothSprings{.solidEdges = false, .clothMembrane = false};
+  EXPECT_TRUE(anyEdgeSprings(*model, clothSprings));
   std::vector<float> k;
-  packEdgeStiffness(*model, false, k);
+  packEdgeStiffness(*model, clothSprings, k);
   for (uint32_t e = 0; e < model->edgeCount(); ++e) {
     const bool cloth = model->isCloth(model->vertexBody[model->edges[e].x]);
     if (cloth) {
@@ -101,8 +103,14 @@ TEST(ClothModel, EdgesToggleGatesOnlyTheSolidsSprings) {
       EXPECT_EQ(k[e], 0.0f) << "a solid's edge springs are off with the toggle";
     }
   }
-  packEdgeStiffness(*model, true, k);
+  packEdgeStiffness(*model, {.solidEdges = true, .clothMembrane = false}, k);
   for (uint32_t e = 0; e < model->edgeCount(); ++e) EXPECT_GT(k[e], 0.0f);
+  // With its membrane on, the cloth's edges carry no springs: the triangles are its stretch.
+  const SpringChoice membrane{.solidEdges = false, .clothMembrane = true};
+  EXPECT_FALSE(anyEdgeSprings(*model, membrane));
+  packEdgeStiffness(*model, {.solidEdges = true, .clothMembrane = true}, k);
+  for (uint32_t e = 0; e < model->edgeCount(); ++e)
+    EXPECT_EQ(k[e] > 0.0f, !model->isCloth(model->vertexBody[model->edges[e].x])) << "edge " << e;
 }
 
 TEST(ClothModel, RefusesZeroAreaTrianglesAndNonPositiveThickness) {

@@ -56,7 +56,7 @@ TEST(AvbdContactRows, WarmStartFollowsTheColliderIntoAnotherRow) {
   const AvbdParams& p = settings.avbd;
   State state = makeState(model);
   VbdMaterialCache cache;
-  cache.refresh(model, settings.step.constraints.edges);
+  cache.refresh(model, springChoice(settings.step.constraints));
   AvbdConstraints rows;
   rows.reset(model, state, p);
   const float h = settings.step.dt;

@@ -181,7 +181,7 @@ TEST(RayleighDamping, PassKeepsMomentumAndLeavesRigidMotionAlone) {
   }
   const std::vector<glm::vec4> v0 = s.v;
   const glm::dvec3 before = momentumOf(s);
-  const RayleighDampingReport report = applyRayleighDamping(model, settings, false, dt, s);
+  const RayleighDampingReport report = applyRayleighDamping(model, settings, SpringChoice{}, dt, s);
   ASSERT_TRUE(report.applied);
   double changeScale = 0.0;
   for (uint32_t i = 0; i < model.vertexCount(); ++i)
@@ -200,7 +200,7 @@ TEST(RayleighDamping, PassKeepsMomentumAndLeavesRigidMotionAlone) {
       r.v[i] = glm::vec4(rotation ? glm::cross(glm::vec3(0.0f, 3.0f, 1.0f), p) : glm::vec3(0.5f, 0.2f, -0.1f), 0.0f);
     }
     const std::vector<glm::vec4> rigid = r.v;
-    applyRayleighDamping(model, settings, false, dt, r);
+    applyRayleighDamping(model, settings, SpringChoice{}, dt, r);
     float worst = 0.0f, speed = 0.0f;
     for (uint32_t i = 0; i < model.vertexCount(); ++i) {
       worst = std::max(worst, glm::length(glm::vec3(r.v[i] - rigid[i])));

@@ -119,7 +119,7 @@ TEST_P(VbdFamily, LinearMomentumIsConservedUpToTheResidual) {
   solver->reset(model, state);
   const glm::dvec3 p0 = momentum(model, state);
   VbdMaterialCache cache;
-  cache.refresh(model, settings.step.constraints.edges);
+  cache.refresh(model, springChoice(settings.step.constraints));
   StepDiagnostics diag;
   const double h = settings.step.dt;
   for (int step = 0; step < 10; ++step) {  // NOLINT
