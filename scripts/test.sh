@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command: install what is missing, build, run every test suite
-# (core, cpu, gpu on PoCL, app under Xvfb), the quick benchmark, then the hostile-input mesh tests
+# (core, cpu, gpu on PoCL, app under Xvfb), the quick benchmark, the shortened soak, then the hostile-input mesh tests
 # again under AddressSanitizer + UndefinedBehaviorSanitizer, then a minute of fuzzing per input path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,9 @@ xvfb-run -a -s "-screen 0 1280x800x24" ctest --preset release -j"$(nproc)"
 # times printed for the log, never asserted; it fails only when a case fails
 # (an error or a blow-up).
 build/tetlab-bench --quick
+# The shortened soak (issue 16): 2000 frames each of a solid, a sheet and
+# strands; fails on NaN, an energy blow-up or resident memory growing > 5 %.
+scripts/soak.sh --quick
 # Sanitizer pass over the core library only (the app and GL stack are not
 # instrumented; their libraries are not built with ASan). Only the core test
 # executable is built: the cpu/gpu suites would take minutes to build and are

@@ -4,13 +4,16 @@
 // failure is a message plus a non-zero exit code, never a crash.
 #include "app/commands/run_command.h"
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cmath>
 #include <limits>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 
+#include "app/commands/resident_memory.h"
 #include "app/commands/run_scene.h"
 #include "core/cpu/xpbd_solver.h"
 #include "core/sim/convergence.h"
@@ -137,6 +140,9 @@ int runRunCommand(const RunArgs& args) {
   int dampingShort = 0;  // frames whose damping pass fell short (rayleighPassFellShort)
   float worstDampingResidual = 0.0f;
   double worstRise = -INFINITY;
+  // Resident memory early in the run (after the first frames' allocations) and at its end.
+  const int earlyFrame = std::min(kSoakEarlyFrame, std::max(1, args.frames / 2));
+  std::optional<uint64_t> earlyResident;
   for (int frame = 1; frame <= args.frames; ++frame) {
     if (Status st = stepFrame(*sim, model, settings, csv.is_open(), state, diag); !st)
       return fail("OpenCL backend, frame " + std::to_string(frame) + ": " + st.error().message);
@@ -149,6 +155,7 @@ int runRunCommand(const RunArgs& args) {
       lastWarning = diag.warning;
     }
     totalMs += diag.stepMs;
+    if (frame == earlyFrame) earlyResident = residentBytes();
     const ConvergenceCheck conv =
         checkConvergence(settings.solver, settings.step, settings.step.substeps, diag.residual);
     convergenceFrames += conv.applies;
@@ -228,6 +235,22 @@ int runRunCommand(const RunArgs& args) {
     std::printf("tetlab run: energy rose %.4g J above the start (tolerance %.3g J) in an unforced run: the "
                 "solver added energy\n",
                 worst.rise, worst.tolerance);
+  const std::optional<uint64_t> lateResident = residentBytes();
+  if (earlyResident && lateResident) {
+    const double growth = memoryGrowth(*earlyResident, *lateResident);
+    std::printf("tetlab run: resident memory %.1f MB at frame %d, %.1f MB at the end (%+.2f %%)\n",
+                double(*earlyResident) / 1048576.0, earlyFrame, double(*lateResident) / 1048576.0, 100.0 * growth);
+    if (args.soak && growth > kSoakMemoryGrowth) {
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "tetlab run: soak failed: resident memory grew %.2f %% from frame %d to frame %d, more than %.0f %%: "
+                   "something allocates every frame and never frees\n",
+                   100.0 * growth, earlyFrame, args.frames, 100.0 * kSoakMemoryGrowth);
+      return 3;
+    }
+  } else if (args.soak) {
+    return fail("--soak needs /proc/self/statm to read the resident memory (Linux)");
+  }
   return 0;
 }
 

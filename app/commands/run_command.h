@@ -5,7 +5,7 @@
 //   tetlab run (--scene NAME|FILE.json | --mesh FILE.obj | --preset beam|drop|hang)
 //              [--solver pbd|xpbd|vbd|avbd] [--backend cpu|opencl] --frames N [--dt S]
 //              [--substeps K] [--iterations I] [--youngs E] [--poisson NU] [--density RHO]
-//              [--seed N] [--stats out.csv] [--cells-thick N]
+//              [--seed N] [--stats out.csv] [--cells-thick N] [--soak]
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -27,7 +27,13 @@ struct RunArgs {
   int cellsThick = 2;                // preset resolution (cells through the thickness)
   int targetTets = 5000;             // --mesh: approximate tet count
   std::vector<std::filesystem::path> assetDirs;  // --scene: where its relative mesh paths are looked up
+  bool soak = false;                 // fail (exit 3) when resident memory grows (kSoakMemoryGrowth)
 };
+
+// --soak: resident memory at frame kSoakEarlyFrame (or half the run, if
+// shorter) and at the end may differ by at most this fraction (issue 16).
+inline constexpr int kSoakEarlyFrame = 1000;
+inline constexpr double kSoakMemoryGrowth = 0.05;
 
 // Columns of the --stats CSV, in order.
 inline constexpr const char* kRunStatsHeader =
@@ -39,7 +45,8 @@ inline constexpr const char* kRunStatsHeader =
 // simulation blew up: it produced NaN/inf (message names the frame and
 // vertex), or its energy rose more than kEnergyBlowUpFactor times the
 // energy-rise tolerance above the start (core/sim/convergence.h; message
-// starts "tetlab run: blow-up").
+// starts "tetlab run: blow-up"); 3 (--soak) resident memory grew by more than
+// kSoakMemoryGrowth between kSoakEarlyFrame and the end.
 // Messages go to stderr, a one-line summary per run to stdout.
 int runRunCommand(const RunArgs& args);
 

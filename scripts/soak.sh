@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Soak (issue 16): long headless runs of the presets through `tetlab run
+# --soak`, each of which fails on NaN/inf (exit 2), an energy blow-up in the
+# unforced run (exit 2) or resident memory growing more than 5 % from frame
+# 1000 to the end (exit 3). Prints one Markdown row per case and exits non-zero
+# when any case failed; each case's output is kept under the log folder.
+#
+#   scripts/soak.sh                  every preset x every solver x cpu and opencl, 20000 frames
+#   scripts/soak.sh --quick          the CI set (about a minute): 2000 frames of a solid, a
+#                                    sheet and strands, on both backends
+#   scripts/soak.sh --frames N [--presets a,b] [--solvers s,t] [--backends cpu,opencl] [--log DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+frames=20000
+presets=""
+solvers="pbd,xpbd,vbd,avbd"
+backends="cpu,opencl"
+log=""
+quick=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --frames) frames="$2"; shift ;;
+    --presets) presets="$2"; shift ;;
+    --solvers) solvers="$2"; shift ;;
+    --backends) backends="$2"; shift ;;
+    --log) log="$2"; shift ;;
+    *) echo "soak: unknown argument '$1' (see the header of $0)"; exit 2 ;;
+  esac
+  shift
+done
+[ -x build/tetlab ] || { echo "soak: build/tetlab is missing: run scripts/build.sh release first"; exit 2; }
+created=0
+if [ -z "$log" ]; then log="$(mktemp -d "${TMPDIR:-/tmp}/tetlab-soak.XXXXXX")"; created=1; fi
+mkdir -p "$log"
+
+cases=()
+if [ "$quick" = 1 ]; then
+  # About a minute on two cores: a solid, a sheet and strands, both backends.
+  frames=2000
+  cases=("beam xpbd cpu" "cloth_flag avbd cpu" "hair xpbd opencl")
+else
+  [ -n "$presets" ] || presets="$(ls assets/scenes/*.json | xargs -n1 basename | sed 's/\.json$//' | paste -sd, -)"
+  IFS=, read -ra P <<< "$presets"; IFS=, read -ra S <<< "$solvers"; IFS=, read -ra B <<< "$backends"
+  for p in "${P[@]}"; do for s in "${S[@]}"; do for b in "${B[@]}"; do cases+=("$p $s $b"); done; done; done
+fi
+
+echo "| preset | solver | backend | frames | result | ms/step | memory (frame 1000 -> end) |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+failed=0
+for c in "${cases[@]}"; do
+  read -r preset solver backend <<< "$c"
+  out="$log/${preset}_${solver}_${backend}.txt"
+  set +e
+  build/tetlab run --scene "$preset" --solver "$solver" --backend "$backend" --frames "$frames" --soak > "$out" 2>&1
+  rc=$?
+  set -e
+  case $rc in
+    0) result="ok" ;;
+    2) result="**blow-up**" ;;
+    3) result="**memory grew**" ;;
+    *) result="**failed ($rc)**" ;;
+  esac
+  [ $rc = 0 ] || failed=$((failed + 1))
+  ms="$(sed -n 's/.*, \([0-9.]*\) ms\/step$/\1/p' "$out" | tail -1)"
+  memory="$(sed -n 's/^tetlab run: resident memory \([0-9.]* MB\) at frame [0-9]*, \([0-9.]* MB\) at the end (\(.*\))$/\1 -> \2 (\3)/p' "$out")"
+  echo "| $preset | $solver | $backend | $frames | $result | ${ms:--} | ${memory:--} |"
+  [ $rc = 0 ] || sed 's/^/    /' "$out" | tail -5
+done
+if [ "$failed" = 0 ] && [ "$created" = 1 ]; then
+  rm -rf "$log"
+  echo "soak: ${#cases[@]} cases, all passed"
+else
+  echo "soak: ${#cases[@]} cases, $failed failed; logs in $log"
+fi
+[ "$failed" = 0 ]
