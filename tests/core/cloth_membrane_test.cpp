@@ -1,7 +1,7 @@
 // The cloth membrane's element math (shaders/cl/common/cloth_membrane.clh,
-// core/model/cloth_membrane.h) against finite differences and the
-// plane-stress energy of a uniform dilation; the XPBD pair's compliant
-// energies against the membrane energy they split.
+// core/model/cloth_membrane.h) against finite differences; the XPBD strain
+// constraints' compliant energies against the membrane energy they split.
+// (Its energy under a uniform dilation: tests/core/cloth_model_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,11 +10,7 @@
 #include "shaders/cl/common/cloth_membrane.clh"
 
 #include "core/model/cloth_membrane.h"
-#include "core/model/generators.h"
 #include "core/model/material.h"
-#include "core/model/model_builder.h"
-#include "core/sim/energy.h"
-#include "core/sim/state_setup.h"
 
 namespace tetlab {
 namespace {
@@ -113,30 +109,38 @@ TEST(ClothMembrane, CompressionTriggersTheSafeguardAndTheClampedBlockIsPositive)
   EXPECT_GE(std::min({values.x, values.y, values.z}), -1e-6f * std::max({values.x, values.y, values.z}));
 }
 
-// x -> (1 + eps) x: E = e I with e = eps + eps^2 / 2 and W = A e^2 (2 mu_h +
-// 2 lambda_h) = E_Y h A e^2 / (1 - nu), the plane-stress energy of a uniform
-// dilation with the material's own nu (the springs' is fixed at 1/3).
-TEST(ClothMembrane, UniformDilationEnergyIsPlaneStressWithTheMaterialsPoissonRatio) {
-  for (float nu : {0.0f, 0.3f, 0.45f}) {
-    BodyDesc body = clothBody(makeClothPatch(glm::vec3(-0.25f, 1.0f, -0.25f), glm::vec2(0.5f), glm::uvec2(7, 5)));
-    body.material.youngsModulus = 2.0e6f;
-    body.material.poissonRatio = nu;
-    body.material.thickness = 2.0e-3f;
-    auto model = buildSimModel(std::span<const BodyDesc>(&body, 1));
-    ASSERT_TRUE(model.ok()) << model.error().message;
-    ASSERT_EQ(model->membraneCount(), model->clothTriangles.size());
-    State state = makeState(*model);
-    const float eps = 0.01f;
-    const glm::vec3 centre(0.0f, 1.0f, 0.0f);
-    for (uint32_t i = 0; i < model->vertexCount(); ++i)
-      state.x[i] = glm::vec4(centre + (1.0f + eps) * (model->restPositions[i] - centre), state.x[i].w);
-    SolverSettings settings;
-    settings.step.constraints.bending = false;
-    ASSERT_TRUE(settings.step.constraints.membrane) << "the membrane is the default cloth stretch";
-    const double e = eps + 0.5 * eps * eps;
-    const double expected = 2.0e6 * 2.0e-3 * 0.25 * e * e / (1.0 - double(nu));
-    EXPECT_NEAR(computeElasticEnergy(*model, settings, state), expected, 2e-3 * expected) << "nu " << nu;
+// The closed-form clamp of a compressed membrane block equals the numerical
+// projection (sym3_project_psd) of the same block, over squashes and shears.
+TEST(ClothMembrane, ClosedFormClampMatchesTheNumericalProjection) {
+  const Triangle t;
+  const glm::vec4 Dm = membraneDmInv(glm::dvec3(t.rest[0]), glm::dvec3(t.rest[1]), glm::dvec3(t.rest[2]));
+  int clamped = 0;
+  for (int k = 0; k < 40; ++k) {
+    const float squash = 0.6f + 0.01f * float(k), shear = 0.02f * float(k % 7) - 0.06f;
+    glm::vec3 x[3];
+    for (int c = 0; c < 3; ++c) {
+      const glm::vec3 d = t.rest[c] - t.rest[0];
+      x[c] = t.rest[0] + glm::vec3(squash * d.x + shear * d.y, (1.1f - 0.005f * float(k)) * d.y, d.z + shear * d.x);
+    }
+    const clm::Mat32 F = clm::membrane_F(x[0], x[1], x[2], Dm);
+    for (uint32_t j = 0; j < 3; ++j) {
+      float bx = 0.0f, by = 0.0f;
+      clm::membrane_corner_weights(Dm, j, &bx, &by);
+      glm::vec3 g;
+      clm::Sym3 exact, fast;
+      int tExact = 0, tFast = 0;
+      clm::membrane_vertex_gradient_hessian(F, bx, by, 900.0f, 400.0f, 1e-3f, VBD_SAFEGUARD_NONE, &g, &exact, &tExact);
+      clm::membrane_vertex_gradient_hessian(F, bx, by, 900.0f, 400.0f, 1e-3f, VBD_SAFEGUARD_EIGEN_CLAMP, &g, &fast, &tFast);
+      int tNumeric = 0;
+      const clm::Sym3 numeric = clm::sym3_project_psd(exact, &tNumeric);
+      EXPECT_EQ(tFast, tNumeric) << "case " << k << " corner " << j;
+      const float scale = clm::sym3_frobenius(exact);
+      const clm::Sym3 d = clm::sym3_add(fast, clm::sym3_scale(numeric, -1.0f));
+      EXPECT_LT(clm::sym3_frobenius(d), 2e-5f * scale) << "case " << k << " corner " << j;
+      clamped += tFast;
+    }
   }
+  EXPECT_GT(clamped, 20) << "the cases must exercise the clamp";
 }
 
 // XPBD's three strain constraints: sum_k 1/2 C_k^2 / alpha_k = W

@@ -66,21 +66,48 @@ TEST(ClothModel, LumpedMassIsDensityTimesThicknessTimesArea) {
 // Under x -> (1 + eps) x every edge stretches by eps L, so the spring energy is
 // sum 1/2 k_e (eps L_e)^2 = 1.5 E h eps^2 sum A_e: the plane-stress energy
 // E h A eps^2 / (1 - nu) of a uniform dilation with nu = 1/3 (material.h).
+// The sheet scaled by 1 + eps about a point in its plane.
+State dilated(const SimModel& model, float eps) {
+  State state = makeState(model);
+  const glm::vec3 centre(0.0f, 1.0f, 0.0f);
+  for (uint32_t i = 0; i < model.vertexCount(); ++i)
+    state.x[i] = glm::vec4(centre + (1.0f + eps) * (model.restPositions[i] - centre), state.x[i].w);
+  return state;
+}
+
 TEST(ClothModel, EdgeSpringEnergyOfAUniformDilationIsPlaneStress) {
   const BodyDesc body = clothBody({7, 5});
   Result<SimModel> model = buildSimModel(std::span<const BodyDesc>(&body, 1));
   ASSERT_TRUE(model.ok()) << model.error().message;
-  State state = makeState(*model);
   const float eps = 0.01f;
-  const glm::vec3 centre(0.0f, 1.0f, 0.0f);
-  for (uint32_t i = 0; i < model->vertexCount(); ++i)
-    state.x[i] = glm::vec4(centre + (1.0f + eps) * (model->restPositions[i] - centre), state.x[i].w);
+  const State state = dilated(*model, eps);
   SolverSettings settings;
   settings.step.constraints.edges = false;  // the solids' toggle: a cloth's springs act regardless
   settings.step.constraints.membrane = false;
   const double nu = 1.0 / 3.0;
   const double expected = double(kYoungs) * kThickness * kSide * kSide * eps * eps / (1.0 - nu);
   EXPECT_NEAR(computeElasticEnergy(*model, settings, state), expected, 1e-3 * expected);
+}
+
+// The membrane (cloth_membrane.h) under the same dilation: E = e I with
+// e = eps + eps^2 / 2 and W = A e^2 (2 mu_h + 2 lambda_h) = E h A e^2 / (1 - nu),
+// the plane-stress energy with the material's own nu (the springs' is fixed at 1/3).
+TEST(ClothModel, MembraneEnergyOfAUniformDilationIsPlaneStressWithTheMaterialsPoissonRatio) {
+  for (float nu : {0.0f, 0.3f, 0.45f}) {
+    BodyDesc body = clothBody({7, 5});
+    body.material.poissonRatio = nu;
+    Result<SimModel> model = buildSimModel(std::span<const BodyDesc>(&body, 1));
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    ASSERT_EQ(model->membraneCount(), model->clothTriangles.size());
+    const float eps = 0.01f;
+    const State state = dilated(*model, eps);
+    SolverSettings settings;
+    settings.step.constraints.bending = false;
+    ASSERT_TRUE(settings.step.constraints.membrane) << "the membrane is the default cloth stretch";
+    const double e = eps + 0.5 * eps * eps;
+    const double expected = double(kYoungs) * kThickness * kSide * kSide * e * e / (1.0 - double(nu));
+    EXPECT_NEAR(computeElasticEnergy(*model, settings, state), expected, 2e-3 * expected) << "nu " << nu;
+  }
 }
 
 TEST(ClothModel, EdgesToggleGatesTheSolidsSpringsAndMembraneToggleTheCloths) {

@@ -24,12 +24,7 @@ constexpr float kPinY = 1.0f;  // [m]
 SimModel sheet(const Material& material) {
   const SurfaceMesh patch =
       makeClothPatch(glm::vec3(-0.5f * kSide, kPinY, 0.0f), glm::vec2(kSide), glm::uvec2(10, 10));
-  BodyDesc body = clothBody(patch);
-  body.material = material;
-  body.name = "sheet";
-  auto built = buildSimModel(std::span<const BodyDesc>(&body, 1));
-  EXPECT_TRUE(built.ok()) << built.error().message;
-  return std::move(built).value();
+  return phystest::buildCloth(patch, material, "sheet");
 }
 
 Material clothMaterial() {

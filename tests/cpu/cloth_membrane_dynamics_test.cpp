@@ -33,12 +33,7 @@ SimModel strip(glm::vec2 size, glm::uvec2 cells, const Material& material, bool 
   SurfaceMesh patch = makeClothPatch(glm::vec3(-0.5f * size.x, 0.0f, -0.5f * size.y), size, cells);
   if (vertical)  // the patch's z becomes the height below y = 1: the strip hangs in the xy plane
     for (glm::vec3& p : patch.positions) p = glm::vec3(p.x, 1.0f - (p.z + 0.5f * size.y), 0.0f);
-  BodyDesc body = clothBody(patch);
-  body.material = material;
-  body.name = "strip";
-  auto built = buildSimModel(std::span<const BodyDesc>(&body, 1));
-  EXPECT_TRUE(built.ok()) << built.error().message;
-  return std::move(built).value();
+  return phystest::buildCloth(patch, material, "strip");
 }
 
 SolverSettings quasiStatic(SolverKind kind) {

@@ -55,6 +55,16 @@ inline SimModel buildBox(glm::vec3 minCorner, glm::vec3 size, glm::uvec3 cells, 
   return std::move(built).value();
 }
 
+// A one-sheet model of a triangle surface (clothBody) with its material and name.
+inline SimModel buildCloth(const SurfaceMesh& surface, const Material& material, const char* name) {
+  BodyDesc body = clothBody(surface);
+  body.material = material;
+  body.name = name;
+  auto built = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error().message);
+  return std::move(built).value();
+}
+
 // One model of several bodies, body i named "body<i>", all of one material.
 inline SimModel buildBodies(std::vector<TetMesh> meshes, const Material& material = Material{}) {
   std::vector<BodyDesc> bodies;
