@@ -55,7 +55,8 @@ struct AvbdParams {
   bool hardPins = false;        // pinned vertices (w = 0) become massive vertices held by a 3-row hard
                                 // attachment to their pin target, instead of being kinematic
   bool hardAttachment = false;  // mouse attachment; soft: penalty capped at State::mouse.stiffness
-  bool hardEdges = false;       // every edge spring (ConstraintToggles::edges) becomes an inextensible
+  bool hardEdges = false;       // every edge spring that acts (edgeSpringsOn: a solid's with the edges toggle,
+                                // a strand's, a cloth's with its membrane off) becomes an inextensible
                                 // distance constraint; soft: penalty capped at the material spring stiffness
   // Coulomb friction on contacts: a 2-row tangential constraint whose force is bounded by
   // mu * (normal force) (Sec. 3.6); the coefficient mu comes from the collider.
