@@ -124,6 +124,8 @@ void App::reportNotice(const std::string& message) {
   messages_.push_back(UiMessage{false, message});
 }
 
+void App::requestClose() { window_->requestClose(); }
+
 bool App::running() const {
   if (failed_ || window_->shouldClose()) return false;
   return options_.frames == 0 || framesRendered_ < options_.frames;

@@ -59,6 +59,8 @@ class App {
   void discardFrame();
   // Writes the screenshot of the last frame if asked, finishes recordings; returns the exit code.
   int finish();
+  // What the window's close button does: running() turns false after this frame.
+  void requestClose();
 
   // Saves the running scene as it is now (settings, materials, pins, camera); relative
   // mesh paths are rewritten relative to the new file's folder. Also the UI's "save".

@@ -33,7 +33,9 @@ std::optional<std::string> missingDisplayMessage(const char* displayEnv, const c
   const bool x11 = displayEnv != nullptr && *displayEnv != '\0';
   const bool wayland = waylandDisplayEnv != nullptr && *waylandDisplayEnv != '\0';
   if (x11 || wayland) return std::nullopt;
-  return std::string("no display found (DISPLAY is not set): run under xvfb-run, or use scripts/run.sh which does");
+  return std::string(
+      "no display found (DISPLAY is not set): run under xvfb-run, or use scripts/run.sh which does. Without a "
+      "display these still work: tetlab run (simulate, --stats CSV), tetlab inspect (mesh report) and tetlab-bench");
 }
 
 Result<std::unique_ptr<Window>> Window::create(const WindowOptions& options) {

@@ -1,24 +1,17 @@
 // OBJ writing for the per-frame surface export; see obj_export.h for the format.
-// Written with snprintf into one buffer per file and a single fwrite: a 100k
+// Written with snprintf into one buffer per file and one atomic write: a 100k
 // vertex frame is ~8 MB of text, and per-line stream formatting was the slow part.
 #include "app/output/obj_export.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
-#include <cstring>
-#include <memory>
+
+#include "core/atomic_file.h"
 
 namespace tetlab {
 
 namespace {
-
-struct FileCloser {
-  void operator()(std::FILE* f) const {
-    if (f != nullptr) std::fclose(f);
-  }
-};
 
 void appendf(std::string& out, const char* format, ...) __attribute__((format(printf, 2, 3)));
 void appendf(std::string& out, const char* format, ...) {
@@ -44,12 +37,6 @@ Status writeObj(const std::filesystem::path& path, std::span<const ExportSurface
         return Error{where + "surface " + std::to_string(s) + " has a triangle index out of range (" +
                      std::to_string(surface.positions.size()) + " vertices)"};
   }
-  if (path.has_parent_path()) {
-    std::error_code ec;
-    std::filesystem::create_directories(path.parent_path(), ec);
-    if (ec) return Error{where + "cannot create the folder: " + ec.message()};
-  }
-
   std::string text = "# tetlab " TETLAB_VERSION " simulated surface\n";
   if (!comment.empty()) text += "# " + comment + "\n";
   size_t base = 1;  // OBJ indices are 1-based and global over the file
@@ -69,13 +56,10 @@ Status writeObj(const std::filesystem::path& path, std::span<const ExportSurface
     base += surface.positions.size();
   }
 
-  errno = 0;
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));
-  if (!file) return Error{where + std::strerror(errno) + ": check the folder exists and is writable"};
-  if (std::fwrite(text.data(), 1, text.size(), file.get()) != text.size())
-    return Error{where + (errno != 0 ? std::strerror(errno) : "short write") + " (disk full?)"};
-  std::FILE* raw = file.release();
-  if (std::fclose(raw) != 0) return Error{where + std::strerror(errno) + " while closing (disk full?)"};
+  // Whole files only: an export interrupted mid-frame (a signal, a full disk)
+  // leaves the frames before it complete and no half-written one.
+  if (Status s = writeFileAtomically(path, text, AtomicWriteOptions{.durable = false}); !s)
+    return Error{where + s.error().message};
   return Ok{};
 }
 

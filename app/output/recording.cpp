@@ -173,7 +173,15 @@ Result<std::unique_ptr<FfmpegPipe>> FfmpegPipe::open(const std::filesystem::path
   posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, logFd, STDERR_FILENO);
-  const int rc = ::posix_spawn(&child.pid, argv[0], &actions, nullptr, argv.data(), environ);
+  // ffmpeg in a process group of its own: a Ctrl-C in the terminal reaches
+  // only tetlab, which then closes the pipe and lets ffmpeg write the index
+  // (ffmpeg stopping on its own SIGINT would drop the frames still to come).
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  const int rc = ::posix_spawn(&child.pid, argv[0], &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   ::close(fds[0]);
   ::close(logFd);

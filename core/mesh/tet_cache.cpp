@@ -13,6 +13,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/atomic_file.h"
 #include "core/mesh/tet_cleanup.h"
 
 namespace tetlab {
@@ -114,22 +115,9 @@ Status TetCache::store(uint64_t key, const TetResult& r) const {
   out.append(reinterpret_cast<const char*>(r.mesh.tets.data()), r.mesh.tets.size() * sizeof(glm::uvec4));
   put(out, fnv1a64(out.data(), out.size()));
 
-  std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
-  if (ec) return Error{"cannot create the cache directory " + dir_.string() + ": " + ec.message()};
-  const std::filesystem::path final = pathFor(key);
-  const std::filesystem::path temp = final.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream f(temp, std::ios::binary | std::ios::trunc);
-    if (!f) return Error{"cannot write the cache file " + temp.string()};
-    f.write(out.data(), std::streamsize(out.size()));
-    if (!f) return Error{"cannot write the cache file " + temp.string() + " (disk full?)"};
-  }
-  std::filesystem::rename(temp, final, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    return Error{"cannot move the cache file into place at " + final.string()};
-  }
+  // Not durable: a cache entry lost to a power cut is recomputed.
+  if (Status s = writeFileAtomically(pathFor(key), out, AtomicWriteOptions{.durable = false}); !s)
+    return Error{"cannot write the cache file " + pathFor(key).string() + ": " + s.error().message};
   return Ok{};
 }
 

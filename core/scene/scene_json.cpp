@@ -1,5 +1,7 @@
 #include "core/scene/scene_json.h"
 
+#include "core/atomic_file.h"
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -407,27 +409,9 @@ Result<SceneDesc> loadSceneFile(const std::filesystem::path& path) {
 }
 
 Status saveSceneFile(const std::filesystem::path& path, const SceneDesc& scene) {
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec)
-    return Error{"cannot save the scene to '" + path.string() + "': cannot create the folder (" + ec.message() + ")"};
-  const std::filesystem::path temp = path.string() + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return Error{"cannot save the scene to '" + path.string() + "': cannot write there (check permissions)"};
-    out << sceneToJsonText(scene);
-    out.flush();
-    if (!out) {
-      std::filesystem::remove(temp, ec);
-      return Error{"cannot save the scene to '" + path.string() + "': the write failed (disk full?)"};
-    }
-  }
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    return Error{"cannot save the scene to '" + path.string() + "': " + ec.message()};
-  }
+  if (Status s = writeFileAtomically(path, sceneToJsonText(scene)); !s)
+    return Error{"cannot save the scene to '" + path.string() + "': " + s.error().message +
+                 "; the file there, if any, is unchanged"};
   return Ok{};
 }
 

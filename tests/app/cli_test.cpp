@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <unistd.h>
+
 #include "app/commands/asset_paths.h"
+#include "app/output/recording.h"
 #include "app/window.h"
 #include "run_process.h"
 
@@ -73,12 +76,37 @@ TEST(Cli, FolderGivenAsMeshIsRejected) {
   EXPECT_NE(r.output.find("folder"), std::string::npos) << r.output;
 }
 
-TEST(Cli, NoDisplayIsAClearError) {
-  const auto r = runTetlab("--headless --frames 1", "env -u DISPLAY -u WAYLAND_DISPLAY");
+TEST(Cli, NoDisplayIsAClearErrorAndTheHeadlessCommandsStillRun) {
+  const std::string noDisplay = "env -u DISPLAY -u WAYLAND_DISPLAY";
+  const auto r = runTetlab("--headless --frames 1", noDisplay);
   EXPECT_EQ(r.exitCode, 1) << r.output;
   EXPECT_NE(r.output.find("no display found (DISPLAY is not set): run under xvfb-run, or use scripts/run.sh"),
             std::string::npos)
       << r.output;
+  EXPECT_NE(r.output.find("tetlab run"), std::string::npos) << "says what still works: " << r.output;
+  // ... and what it says still works does.
+  const auto run = runTetlab("run --scene beam --frames 3", noDisplay);
+  EXPECT_EQ(run.exitCode, 0) << run.output;
+  EXPECT_NE(run.output.find("tetlab run: done"), std::string::npos) << run.output;
+}
+
+TEST(Cli, NoFfmpegRefusesAVideoWithTheHintAndPngSequencesStillRecord) {
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: recording needs an X server (run under xvfb-run)";
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("tetlab_no_ffmpeg_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "empty");
+  // A PATH with nothing on it: no ffmpeg (tetlab itself is started by its full path).
+  const std::string noFfmpeg = "env PATH='" + (dir / "empty").string() + "'";
+  const std::string common = "--scene beam --headless --frames 2 --width 320 --height 200 --record ";
+  const auto video = runTetlab(common + "'" + (dir / "out.mp4").string() + "'", noFfmpeg);
+  EXPECT_NE(video.exitCode, 0) << video.output;
+  EXPECT_NE(video.output.find(kFfmpegMissingMessage), std::string::npos) << video.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.mp4"));
+  const auto frames = runTetlab(common + "'" + (dir / "frames").string() + "'", noFfmpeg);
+  EXPECT_EQ(frames.exitCode, 0) << frames.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "frames" / "frame_00000.png")) << frames.output;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, BadDeviceIndexIsAnErrorNamingTheRange) {
