@@ -1,12 +1,15 @@
 // tetlab: parse the command line, then the Dear ImGui example loop
 // (poll, new frame, UI, step, render, swap). Everything else is in app/.
 #include <cstdio>
+#include <new>
 
 #include "app/app.h"
 #include "app/commands/cli.h"
 #include "app/stop_signals.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int runTetlab(int argc, char** argv) {
   tetlab::CliOutcome cli = tetlab::parseCommandLine(argc, argv);
   if (cli.exitCode) return *cli.exitCode;
 
@@ -32,4 +35,19 @@ int main(int argc, char** argv) {
     return code != 0 ? code : 128 + signal;
   }
   return app.finish();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The scene reader refuses scenes past its size limits (core/scene/scene_json.cpp);
+  // a mesh or scene that still exhausts memory ends with a message, not an abort.
+  try {
+    return runTetlab(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "tetlab: out of memory: the scene or mesh is too large for this machine; use a coarser mesh "
+                 "(tets.target_tets) or fewer cells\n");
+    return 1;
+  }
 }

@@ -19,6 +19,19 @@ namespace tetlab {
 
 namespace {
 
+// A whole number of at least `least`, said in words (CLI11's PositiveNumber and
+// NonNegativeNumber name a range up to 1.797e308 digit by digit).
+CLI::Validator atLeast(long long least) {
+  return CLI::Validator(
+      [least](std::string& text) -> std::string {
+        long long value = 0;
+        if (!CLI::detail::lexical_cast(text, value) || value < least)
+          return "must be a whole number of at least " + std::to_string(least) + ", got " + text;
+        return std::string();
+      },
+      ">= " + std::to_string(least));
+}
+
 constexpr int kExitUsage = 2;
 constexpr int kExitFailure = 1;
 
@@ -83,7 +96,7 @@ void addInspectSubcommand(CLI::App& cli, ParsedCommandLine& out) {
       cli.add_subcommand("inspect", "Load, check and tetrahedralize a mesh without a window, and report every stage");
   inspect->add_option("file", args->file, "Triangle mesh (OBJ)")->required()->option_text("FILE");
   inspect->add_option("--target-tets", args->targetTets, "Tetrahedra to aim for")
-      ->check(CLI::PositiveNumber)
+      ->check(atLeast(1))
       ->capture_default_str();
   inspect->add_flag("--json", args->json, "Print the report as JSON");
   inspect->footer("");
@@ -188,7 +201,7 @@ void addAppFlags(CLI::App& cli, RawFlags& f) {
   cli.add_flag("--headless", f.headless,
                "Render offscreen in an invisible window (needs an X display, e.g. xvfb-run) and exit");
   cli.add_option("--frames", f.frames, "Frames to run, then exit (default: until closed; 1 when --headless)")
-      ->check(CLI::PositiveNumber)
+      ->check(atLeast(1))
       ->option_text("N");
   cli.add_option("--screenshot", f.screenshot, "Write the last frame (3D view and UI) to this PNG")
       ->option_text("FILE.png");
@@ -212,10 +225,10 @@ void addAppFlags(CLI::App& cli, RawFlags& f) {
       ->check(CLI::Range(0, 16))
       ->option_text("N");
   cli.add_option("--cl-platform", f.clPlatform, "OpenCL platform index (see --list-devices)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(atLeast(0))
       ->option_text("I");
   cli.add_option("--cl-device", f.clDevice, "OpenCL device index within the platform")
-      ->check(CLI::NonNegativeNumber)
+      ->check(atLeast(0))
       ->option_text("J");
   cli.add_flag("--list-devices", f.listDevices, "List OpenCL platforms and devices, mark the chosen one, and exit");
   cli.add_option("--ui-open", f.uiOpen,

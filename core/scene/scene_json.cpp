@@ -2,7 +2,9 @@
 
 #include "core/atomic_file.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -16,6 +18,72 @@ namespace {
 using nlohmann::json;
 
 constexpr uint32_t kMaxCells = 512;
+
+// What one scene may hold. Past these the build would exhaust the machine's
+// memory instead of failing with a message (a box of 512^3 cells is 805
+// million tets: std::bad_alloc after a minute). 10 million tets is also the
+// most a mesh body may ask TetGen for (target_tets), about 1.5 GB of model.
+constexpr uint64_t kMaxSceneTets = 10'000'000;
+constexpr uint64_t kMaxScenePoints = 4'000'000;  // cloth and strand points
+constexpr size_t kMaxBodies = 1000;
+
+// An upper bound on what a body builds: tets of a solid (a generator's cells
+// times the tets per cell, a mesh body's target), points of a sheet or strands.
+struct BodySize {
+  uint64_t tets = 0, points = 0;
+  const char* field = "";  // the key that sets it, for the error's path
+};
+
+BodySize bodySize(const BodySpec& b) {
+  const auto even = [](uint64_t n) { return n + (n & 1u); };
+  switch (b.source) {
+    case BodySource::Mesh: return {uint64_t(b.tets.targetTets), 0, "tets/target_tets"};
+    case BodySource::Box:
+      return {uint64_t(b.box.cells.x) * b.box.cells.y * b.box.cells.z * (b.box.split == CubeSplit::Five ? 5u : 6u),
+              0, "box/cells"};
+    case BodySource::Sphere: {
+      const uint64_t n = even(b.sphere.cellsAcross);
+      return {n * n * n * 6u, 0, "sphere/cells_across"};
+    }
+    case BodySource::Torus: {
+      const uint64_t n = even(b.torus.cellsAcross);
+      return {std::max<uint64_t>(3u, b.torus.ringSegments) * n * n * 6u, 0, "torus/cells_across"};
+    }
+    case BodySource::Cloth:
+      return {0, uint64_t(b.cloth.cells.x + 1u) * uint64_t(b.cloth.cells.y + 1u), "cloth/cells"};
+    case BodySource::Hair: return {0, uint64_t(b.hair.strands) * b.hair.points, "hair/strands"};
+  }
+  return {};
+}
+
+std::string withThousands(uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+// Fails when body `index` (whose size is `size`) takes the scene past its
+// limits; `total` is what the bodies before it make, updated.
+void checkSceneSize(size_t index, const BodySize& size, BodySize& total) {
+  const std::string path = "/bodies/" + std::to_string(index);
+  total.tets += size.tets;
+  total.points += size.points;
+  if (size.tets > kMaxSceneTets || size.points > kMaxScenePoints)
+    JsonObject::fail(path + "/" + size.field,
+                     size.tets > kMaxSceneTets
+                         ? "makes up to " + withThousands(size.tets) + " tets; a scene holds at most " +
+                               withThousands(kMaxSceneTets) + " (about 1.5 GB): use fewer cells"
+                         : "makes " + withThousands(size.points) + " points; a scene holds at most " +
+                               withThousands(kMaxScenePoints) + ": use fewer cells, strands or points");
+  if (total.tets > kMaxSceneTets || total.points > kMaxScenePoints)
+    JsonObject::fail(path, "the bodies up to this one make up to " + withThousands(total.tets) + " tets and " +
+                               withThousands(total.points) + " cloth/strand points; a scene holds at most " +
+                               withThousands(kMaxSceneTets) + " tets and " + withThousands(kMaxScenePoints) +
+                               " points: use fewer or coarser bodies");
+}
 
 // ---- writing ----
 
@@ -294,9 +362,14 @@ SceneDesc readScene(const json& doc) {
   const json* bodies = root.array("bodies");
   if (!bodies || bodies->empty())
     JsonObject::fail("/bodies", "a scene needs at least one body: \"bodies\": [ { \"mesh\": \"file.obj\" } ]");
+  if (bodies->size() > kMaxBodies)
+    JsonObject::fail("/bodies", "has " + withThousands(bodies->size()) + " bodies; a scene holds at most " +
+                                    std::to_string(kMaxBodies));
+  BodySize total;
   for (size_t i = 0; i < bodies->size(); ++i) {
     BodySpec body;
     readBody(JsonObject((*bodies)[i], "/bodies/" + std::to_string(i)), i, body);
+    checkSceneSize(i, bodySize(body), total);
     scene.bodies.push_back(std::move(body));
   }
   root.read("pinned_vertices", scene.pinnedVertices);

@@ -90,6 +90,30 @@ TEST(Cli, NoDisplayIsAClearErrorAndTheHeadlessCommandsStillRun) {
   EXPECT_NE(run.output.find("tetlab run: done"), std::string::npos) << run.output;
 }
 
+TEST(Cli, KernelFolderProblemsAreNamed) {
+  // A folder that is not there, or a file: a usage error naming the flag.
+  const auto missing = runTetlab("run --scene beam --frames 1 --kernels /nonexistent/kernels");
+  EXPECT_NE(missing.exitCode, 0) << missing.output;
+  EXPECT_NE(missing.output.find("--kernels"), std::string::npos) << missing.output;
+  EXPECT_NE(missing.output.find("/nonexistent/kernels"), std::string::npos) << missing.output;
+  if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: the window half needs an X server (run under xvfb-run)";
+  // A folder without the kernels: OpenCL is refused naming the file it missed.
+  // Headless, an explicit --backend opencl that cannot be met fails the run (a
+  // script must not get CPU numbers it did not ask for); the window carries on
+  // on the CPU reference with the same message.
+  const std::filesystem::path empty =
+      std::filesystem::temp_directory_path() / ("tetlab_no_kernels_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(empty);
+  const auto run = runTetlab("--scene beam --backend opencl --headless --frames 2 --width 320 --height 200 --kernels '" +
+                             empty.string() + "'");
+  EXPECT_NE(run.exitCode, 0) << run.output;
+  if (run.output.find("no OpenCL") == std::string::npos) {  // with a platform: the kernel folder is what fails
+    EXPECT_NE(run.output.find("cannot read kernel file " + (empty / "cl").string()), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("it must contain cl/"), std::string::npos) << run.output;
+  }
+  std::filesystem::remove_all(empty);
+}
+
 TEST(Cli, NoFfmpegRefusesAVideoWithTheHintAndPngSequencesStillRecord) {
   if (!test::hasDisplay()) GTEST_SKIP() << "no DISPLAY: recording needs an X server (run under xvfb-run)";
   const std::filesystem::path dir =

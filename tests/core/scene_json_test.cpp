@@ -309,6 +309,22 @@ struct BadCase {
 
 class SceneJsonBad : public testing::TestWithParam<BadCase> {};
 
+TEST(SceneJsonLimits, ThousandsOfBodiesAreRefusedAtOnce) {
+  std::string json = R"({ "bodies": [)";
+  for (int i = 0; i < 1001; ++i) json += std::string(i ? "," : "") + R"({ "box": { "cells": [1, 1, 1] } })";
+  json += "] }";
+  Result<SceneDesc> r = parseSceneJson(json, "many.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("at /bodies: has 1,001 bodies; a scene holds at most 1000"), std::string::npos)
+      << r.error().message;
+  // Nested arrays 100,000 deep (an unknown key's value) are an error, not a stack overflow.
+  const std::string deep = R"({ "bodies": [ { "box": {} } ], "x": )" + std::string(100000, '[') +
+                           std::string(100000, ']') + "}";
+  Result<SceneDesc> nested = parseSceneJson(deep, "deep.json");
+  ASSERT_FALSE(nested.ok());
+  EXPECT_NE(nested.error().message.find("unknown key 'x'"), std::string::npos) << nested.error().message;
+}
+
 TEST_P(SceneJsonBad, NamesFilePathAndFix) {
   const BadCase& c = GetParam();
   Result<SceneDesc> r = parseSceneJson(c.json, "scenes/bad.json");
@@ -363,7 +379,19 @@ INSTANTIATE_TEST_SUITE_P(
                 {"at /bodies/0/material/bending_stiffness", "\"plate\"", "the number -1"}},
         BadCase{"bending word", R"({ "bodies": [ { "cloth": {}, "material": { "bending_stiffness": "stiff" } } ] })",
                 {"at /bodies/0/material/bending_stiffness", "N m"}},
-        BadCase{"not an object", R"([1, 2, 3])", {"at /", "expected an object"}}),
+        BadCase{"not an object", R"([1, 2, 3])", {"at /", "expected an object"}},
+        // Scenes past the size limits are refused while reading, before any memory is
+        // taken (a 512^3-cell box aborted with std::bad_alloc before the limits).
+        BadCase{"box too big", R"({ "bodies": [ { "box": { "cells": [512, 512, 512] } } ] })",
+                {"at /bodies/0/box/cells", "805,306,368 tets", "at most 10,000,000", "fewer cells"}},
+        BadCase{"bodies add up",
+                R"({ "bodies": [ { "box": { "cells": [100, 100, 100] } }, { "box": { "cells": [100, 100, 100] } } ] })",
+                {"at /bodies/1", "12,000,000 tets", "fewer or coarser bodies"}},
+        BadCase{"hair too big", R"({ "bodies": [ { "hair": { "strands": 4096, "points": 256 } },
+                                                 { "hair": { "strands": 4096, "points": 256 } },
+                                                 { "hair": { "strands": 4096, "points": 256 } },
+                                                 { "hair": { "strands": 4096, "points": 256 } } ] })",
+                {"at /bodies/3", "4,194,304 cloth/strand points"}}),
     [](const testing::TestParamInfo<BadCase>& info) {
       std::string name = info.param.label;
       for (char& ch : name)
