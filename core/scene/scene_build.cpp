@@ -338,18 +338,29 @@ Result<std::filesystem::path> resolveSceneMeshPath(const std::string& path,
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path given(path);
-  if (fs::is_regular_file(given, ec)) return given;
-  std::string tried = "'" + path + "'";
-  if (given.is_relative()) {
-    for (const fs::path& dir : searchDirs) {
-      for (const fs::path& candidate : {dir / given, dir / "meshes" / given}) {
-        if (fs::is_regular_file(candidate, ec)) return candidate;
-        tried += ", '" + candidate.string() + "'";
-      }
-    }
+  // A relative path belongs to the scene: its folder and the asset folders come
+  // before the working directory, so a scene loads the same meshes wherever it
+  // is run from and a stray file in the working directory cannot shadow them.
+  std::vector<fs::path> candidates;
+  if (given.is_relative())
+    for (const fs::path& dir : searchDirs)
+      for (const fs::path& candidate : {dir / given, dir / "meshes" / given}) candidates.push_back(candidate);
+  candidates.push_back(given);
+  std::string tried;
+  std::vector<fs::path> seen;
+  for (const fs::path& candidate : candidates) {
+    const fs::path normal = candidate.lexically_normal();
+    if (std::find(seen.begin(), seen.end(), normal) != seen.end()) continue;
+    seen.push_back(normal);
+    if (fs::is_regular_file(candidate, ec)) return candidate;
+    if (fs::exists(candidate, ec))
+      return Error{"the mesh '" + path + "' at '" + normal.string() +
+                   "' is not a regular file (a folder or a device): give the path of an OBJ file"};
+    tried += (tried.empty() ? "'" : ", '") + normal.string() + "'";
   }
   return Error{"cannot find the mesh '" + path + "' (tried " + tried +
-               "): fix the path (relative paths are looked up next to the scene file and in assets/)"};
+               "): fix the path (relative paths are looked up next to the scene file, then in assets/, then in "
+               "the working directory)"};
 }
 
 Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& options,

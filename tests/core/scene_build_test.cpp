@@ -4,6 +4,8 @@
 // seed reproduces placements; render surfaces sit exactly on the rest shape.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include <cmath>
@@ -444,6 +446,36 @@ TEST(SceneBuild, JobReportsProgressAndCanBeCancelled) {
   Result<BuiltScene> cancelled = buildScene(*desc, assetOptions(), {}, &cancel);
   ASSERT_FALSE(cancelled.ok());
   EXPECT_NE(cancelled.error().message.find("cancelled"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tetlab
+
+namespace tetlab {
+namespace {
+
+// A relative mesh path belongs to the scene: its folder wins over the working
+// directory (a stray file there must not shadow the scene's mesh), and a
+// folder or device where the mesh should be is named as such (issue 16).
+TEST(SceneMeshPath, TheScenesFolderComesBeforeTheWorkingDirectory) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("tetlab_mesh_path_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "scene");
+  fs::create_directories(root / "cwd" / "folder.obj");
+  for (const fs::path& p : {root / "scene" / "m.obj", root / "cwd" / "m.obj"}) std::ofstream(p) << "# mesh\n";
+  const fs::path previous = fs::current_path();
+  fs::current_path(root / "cwd");
+  Result<fs::path> found = resolveSceneMeshPath("m.obj", {root / "scene"});
+  Result<fs::path> onlyHere = resolveSceneMeshPath("m.obj", {});
+  Result<fs::path> folder = resolveSceneMeshPath("folder.obj", {root / "scene"});
+  fs::current_path(previous);
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  EXPECT_EQ(found->lexically_normal(), (root / "scene" / "m.obj").lexically_normal());
+  ASSERT_TRUE(onlyHere.ok()) << "the working directory is the last resort";
+  ASSERT_FALSE(folder.ok());
+  EXPECT_NE(folder.error().message.find("is not a regular file"), std::string::npos) << folder.error().message;
+  fs::remove_all(root);
 }
 
 }  // namespace
