@@ -126,6 +126,15 @@ void App::reportNotice(const std::string& message) {
 
 void App::requestClose() { window_->requestClose(); }
 
+void App::frame() {
+  pollEvents();
+  newFrame();
+  drawUi();
+  step();
+  render();
+  present();
+}
+
 bool App::running() const {
   if (failed_ || window_->shouldClose()) return false;
   return options_.frames == 0 || framesRendered_ < options_.frames;

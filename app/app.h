@@ -49,6 +49,8 @@ class App {
   App& operator=(const App&) = delete;
 
   bool running() const;
+  // One pass of the main loop: pollEvents, newFrame, drawUi, step, render, present.
+  void frame();
   void pollEvents();
   void newFrame();
   void drawUi();

@@ -21,14 +21,7 @@ int runTetlab(int argc, char** argv) {
     return 1;
   }
   tetlab::App& app = **created;
-  while (app.running() && !stop.requested()) {
-    app.pollEvents();
-    app.newFrame();
-    app.drawUi();
-    app.step();
-    app.render();
-    app.present();
-  }
+  while (app.running() && !stop.requested()) app.frame();
   if (const int signal = stop.received()) {
     std::printf("tetlab: %s received: finishing the files and exiting\n", signal == SIGINT ? "SIGINT" : "SIGTERM");
     const int code = app.finish();

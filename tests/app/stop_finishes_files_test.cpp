@@ -79,12 +79,7 @@ TEST(StopFinishesFiles, WindowCloseFinishesTheRecording) {
   // main()'s loop; the close button is pressed during frame 12.
   int frames = 0;
   while (app.running()) {
-    app.pollEvents();
-    app.newFrame();
-    app.drawUi();
-    app.step();
-    app.render();
-    app.present();
+    app.frame();
     if (++frames == 12) app.requestClose();
     ASSERT_LT(frames, 100) << "requestClose did not end the loop";
   }
