@@ -130,10 +130,10 @@ int runRunCommand(const RunArgs& args) {
   // Fidelity flags (core/sim/convergence.h): under-converged VBD/AVBD steps,
   // and the energy rising above its start. A run has no mouse and no moving
   // colliders or pins, so it is unforced, damped or not (damping only removes
-  // energy).
+  // energy), unless the wind blows on a sheet or strands.
   const EnergyReport e0 = computeEnergy(model, settings, state);
   const double energyScale = sceneEnergyScale(model, settings.step, e0);
-  const bool unforced = true;
+  const bool unforced = !windDoesWork(settings.wind, model);
   int underConverged = 0, convergenceFrames = 0;
   int shareFrames = 0, shareLow = 0;  // XPBD: frames measured, and under-converged (checkXpbdForceShare)
   double lowestShare = INFINITY;

@@ -19,6 +19,8 @@
 // |f_i| h^2 / m_i at visit time, docs/solvers_vbd_avbd.md).
 #include "core/cpu/avbd_solver.h"
 
+#include "core/sim/held_bodies.h"
+
 #include <cmath>
 
 #include "core/cpu/avbd_constraints.h"
@@ -62,12 +64,13 @@ class AvbdSolver final : public VbdFamilySolver {
     const float yEps = primal.frictionEpsilon * h;
 
     // Initial guess (VBD Sec. 3.7). A hard-pinned vertex starts where it is held.
+    markHeldVertices(model, state.x, held_);
     for (uint32_t i = 0; i < n; ++i) {
       const glm::vec3 v(state.v[i]);
       if (state.x[i].w > 0.0f)
-        state.x[i] = glm::vec4(
-            vbdInitialGuess(primal.initialGuess, h, g, glm::vec3(state.x[i]), v, vLast_[i], haveHistory_),
-            state.x[i].w);
+        state.x[i] = glm::vec4(vbdInitialGuess(primal.initialGuess, h, g, glm::vec3(state.x[i]), v, vLast_[i],
+                                               haveHistory_, held_[i] != 0),
+                               state.x[i].w);
       vLast_[i] = v;
     }
     haveHistory_ = true;
@@ -133,6 +136,7 @@ class AvbdSolver final : public VbdFamilySolver {
   AvbdConstraints constraints_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive initial guess
   bool haveHistory_ = false;      // vLast_ holds a real v^{t-1} (false right after reset)
+  std::vector<uint8_t> held_;     // per vertex: its body has pins (core/sim/held_bodies.h)
   VbdContactSnapshot snapshot_;   // partner positions of the body contacts
   TetherCache tethers_;           // rebuilt when the pinned set or the slack changes
 };

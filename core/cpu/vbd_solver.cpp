@@ -25,6 +25,8 @@
 // force. It is zero exactly at a stationary point of G.
 #include "core/cpu/vbd_solver.h"
 
+#include "core/sim/held_bodies.h"
+
 #include <cmath>
 
 #include "shaders/cl/common/compat_cpp.h"  // before any .clh
@@ -87,12 +89,15 @@ class VbdSolver final : public VbdFamilySolver {
     attachment_.rebuild(state.mouse, n);
     stats_ = {};
 
-    // Initial guess (VBD Sec. 3.7); remember v^t as next substep's v^{t-1}.
+    // Initial guess (VBD Sec. 3.7); remember v^t as next substep's v^{t-1}. With
+    // Chebyshev acceleration a held body keeps the adaptive guess: over-relaxing
+    // the fall from an inertia start overshoots (common/vbd_initial_guess.clh).
+    markHeldVertices(model, state.x, held_);
     for (uint32_t i = 0; i < n; ++i) {
       const glm::vec3 v(state.v[i]);
       if (state.x[i].w > 0.0f) {
         const glm::vec3 x = vbdInitialGuess(p.initialGuess, h, settings.step.gravity, glm::vec3(state.x[i]), v,
-                                            vLast_[i], haveHistory_);
+                                            vLast_[i], haveHistory_, held_[i] != 0 && !p.accelerate);
         state.x[i] = glm::vec4(x, state.x[i].w);
       }
       vLast_[i] = v;
@@ -182,6 +187,7 @@ class VbdSolver final : public VbdFamilySolver {
   AttachmentLookup attachment_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive / acceleration initial guess
   bool haveHistory_ = false;      // vLast_ holds a real v^{t-1} (false right after reset)
+  std::vector<uint8_t> held_;     // per vertex: its body has pins (core/sim/held_bodies.h)
   std::vector<uint8_t> inContact_;  // collider or body contact active: Chebyshev leaves the vertex alone
   VbdContactSnapshot snapshot_;  // partner positions of the body contacts
   std::vector<glm::vec3> chebyshevPrev1_, chebyshevPrev2_;  // x^(n-1), x^(n-2)

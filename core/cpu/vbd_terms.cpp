@@ -20,8 +20,9 @@ void VbdMaterialCache::refresh(const SimModel& model, SpringChoice now) {
 }
 
 glm::vec3 vbdInitialGuess(VbdInitialGuess mode, float h, glm::vec3 gravity, glm::vec3 x, glm::vec3 v,
-                          glm::vec3 vLast, bool haveHistory) {
-  return clm::vbd_initial_guess(uint32_t(mode), h, gravity, glm::length(gravity), x, v, vLast, haveHistory ? 1 : 0);
+                          glm::vec3 vLast, bool haveHistory, bool held) {
+  return clm::vbd_initial_guess(uint32_t(mode), h, gravity, glm::length(gravity), x, v, vLast, haveHistory ? 1 : 0,
+                                held ? 1 : 0);
 }
 
 float chebyshevOmega(int n, float rho, float previousOmega) {

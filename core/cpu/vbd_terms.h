@@ -65,9 +65,10 @@ inline glm::vec3 positionOf(const State& state, uint32_t i) { return glm::vec3(s
 
 // Start of the iterations for one vertex (VBD Sec. 3.7); vLast = v^{t-1},
 // unused when !haveHistory (right after a reset: the guess assumes free fall,
-// see shaders/cl/common/vbd_initial_guess.clh).
+// see shaders/cl/common/vbd_initial_guess.clh); held: the vertex's body has
+// pins (core/sim/held_bodies.h), which makes adaptive act as inertia.
 glm::vec3 vbdInitialGuess(VbdInitialGuess mode, float h, glm::vec3 gravity, glm::vec3 x, glm::vec3 v,
-                          glm::vec3 vLast, bool haveHistory);
+                          glm::vec3 vLast, bool haveHistory, bool held);
 
 // Chebyshev weight omega_n of iteration n = 1, 2, ... (VBD Sec. 3.8):
 // omega_1 = 1, omega_2 = 2 / (2 - rho^2), omega_n = 4 / (4 - rho^2 omega_{n-1}).

@@ -248,7 +248,8 @@ void SimSession::afterStep() {
   if (violationFresh_) series_.maxViolation.push(diag_.maxViolation);
   if (!diag_.residualHistory.empty()) series_.residual.push(diag_.residual);
   if (!diag_.warning.empty() && diag_.warning != lastWarning_) notice("warning: " + diag_.warning);
-  if (state_.mouse.active || settings_.step.gravity != gravity0_) forced_ = true;
+  if (state_.mouse.active || settings_.step.gravity != gravity0_ || windDoesWork(settings_.wind, model()))
+    forced_ = true;
   convergence_ = checkConvergence(settings_.solver, settings_.step, substepsUsed(), diag_.residual);
   if (convergence_.underConverged) ++underConvergedFrames_;
   xpbdShare_ = checkXpbdForceShare(diag_.energy, energyScale_);

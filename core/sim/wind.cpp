@@ -1,5 +1,7 @@
 #include "core/sim/wind.h"
 
+#include "core/model/sim_model.h"
+
 #include <cmath>
 
 namespace tetlab {
@@ -24,6 +26,11 @@ glm::vec3 windVelocityAt(const WindSettings& wind, double time) {
   const double blend = 0.5 - 0.5 * std::cos(3.14159265358979323846 * f);
   const double n = knot(wind.seed, int64_t(k)) * (1.0 - blend) + knot(wind.seed, int64_t(k) + 1) * blend;
   return wind.velocity * float(1.0 + double(wind.gust) * n);
+}
+
+bool windDoesWork(const WindSettings& wind, const SimModel& model) {
+  const bool still = wind.velocity == glm::vec3(0.0f);
+  return wind.enabled && !still && (model.hasCloth() || model.hasStrands());
 }
 
 }  // namespace tetlab

@@ -12,6 +12,8 @@
 
 namespace tetlab {
 
+struct SimModel;
+
 struct WindSettings {
   bool enabled = false;
   glm::vec3 velocity{0.0f};     // mean wind [m/s]
@@ -26,5 +28,10 @@ struct WindSettings {
 // The wind at time t: velocity (1 + gust n(t)), n a smooth value noise with
 // one seeded random knot per gustPeriod (cosine interpolation), in [-1, 1].
 glm::vec3 windVelocityAt(const WindSettings& wind, double time);
+
+// Whether the wind does work on the model (it blows, and there are sheets or
+// strands to blow on): the energy checks (core/sim/convergence.h) then treat
+// the run as forced. Still air only drags, which removes energy.
+bool windDoesWork(const WindSettings& wind, const SimModel& model);
 
 }  // namespace tetlab

@@ -196,8 +196,9 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
                     allocate(ctx, bodyPrevIds_, slots, glm::uvec4(kNoContact), "AVBD bodyPrevIds"),
                     allocate(ctx, snapshot_, n, zero, "AVBD snapshot")})
     if (!st) return st;
-  // No v^{t-1} yet (w = 0): the first guess assumes free fall (common/vbd_initial_guess.clh).
-  cl_int e = vLast_.fill(ctx.queue, glm::vec4(0.0f));
+  // No v^{t-1} yet: the first guess assumes free fall, or inertia on a body held by pins
+  // (common/vbd_initial_guess.clh).
+  cl_int e = resetVertexHistory(ctx, s, vLast_);
   // Pin targets: where each pinned vertex is now (AvbdConstraints::reset).
   cl::Kernel& k = program_.kernel(kReset);
   if (e == CL_SUCCESS) e = setKernelArgs(k, n, s.x, vertexRows_);

@@ -1,5 +1,7 @@
 #include "gpu/solvers/device_state.h"
 
+#include "core/sim/held_bodies.h"
+
 #include "core/model/body_constants.h"
 #include "core/sim/stepper.h"
 
@@ -118,10 +120,11 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
   if (!contacts) return contacts.error();
   d.bodyContacts = std::move(*contacts);
   if (Status s = uploadSpheres(ctx, d, state.spheres); !s) return s.error();
+  markHeldVertices(model, state.x, d.heldVertices);
   return d;
 }
 
-Status uploadState(const ClContext& ctx, DeviceState& device, const State& state) {
+Status uploadState(const ClContext& ctx, const SimModel& model, DeviceState& device, const State& state) {
   const size_t n = device.vertexCount;
   if (state.x.size() != n || state.xPrev.size() != n || state.v.size() != n || state.xInertial.size() != n)
     return Error{"device state upload: State has " + std::to_string(state.x.size()) +
@@ -133,6 +136,7 @@ Status uploadState(const ClContext& ctx, DeviceState& device, const State& state
                  uploadOrResize<float>(ctx, device.lambda, state.lambda, "lambda"),
                  uploadOrResize<float>(ctx, device.penalty, state.penalty, "penalty")})
     if (!s) return s;
+  markHeldVertices(model, state.x, device.heldVertices);
   return uploadSpheres(ctx, device, state.spheres);
 }
 

@@ -81,6 +81,9 @@ struct DeviceState {
 
   // --- host-side layout ---
   ColorRanges tetColors, edgeColors, hingeColors, membraneColors, vertexColors;
+  // Per vertex: its body has pins in the state last uploaded (core/sim/held_bodies.h);
+  // the VBD family seeds its v^{t-1} records with it on reset (resetVertexHistory).
+  std::vector<uint8_t> heldVertices;
   uint32_t vertexCount = 0, tetCount = 0, edgeCount = 0, bodyCount = 0;
 
   size_t deviceBytes() const;
@@ -91,7 +94,7 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
 
 // Re-uploads x, xPrev, v, xInertial, lambda, penalty and the spheres (sizes must match: lambda
 // and penalty may be resized, which reallocates them).
-Status uploadState(const ClContext& ctx, DeviceState& device, const State& state);
+Status uploadState(const ClContext& ctx, const SimModel& model, DeviceState& device, const State& state);
 
 // Reads x, xPrev, v, xInertial, lambda, penalty into `out` (blocking). For
 // tests, diagnostics every N frames, and saving; never inside a step.

@@ -73,7 +73,7 @@ void OpenClSimulator::setAttachment(const Attachment& mouse) {
 }
 
 Status OpenClSimulator::uploadState(const State& state) {
-  if (Status s = tetlab::uploadState(ctx_, device_, state); !s) return s;
+  if (Status s = tetlab::uploadState(ctx_, *model_, device_, state); !s) return s;
   setAttachment(state.mouse);
   timeOffset_ = state.time - stepper_.time();
   // Multipliers belong to the solver's constraint layout, which the host

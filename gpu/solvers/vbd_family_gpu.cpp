@@ -1,5 +1,8 @@
 #include "gpu/solvers/vbd_family_gpu.h"
 
+#include "shaders/cl/common/compat_cpp.h"
+#include "shaders/cl/common/vbd_initial_guess.clh"
+
 #include <algorithm>
 #include <span>
 
@@ -159,6 +162,14 @@ Result<std::vector<float>> VbdResidualRecorder::read(const ClContext& ctx) const
   if (recorded_ > 0)
     if (cl_int e = history_.download(ctx.queue, out); e != CL_SUCCESS) return clError("reading the residual", e);
   return out;
+}
+
+cl_int resetVertexHistory(const ClContext& ctx, const DeviceState& s, const DeviceBuffer<glm::vec4>& history) {
+  std::vector<glm::vec4> words(s.vertexCount, glm::vec4(0.0f, 0.0f, 0.0f, VBD_HISTORY_NONE));
+  for (size_t i = 0; i < words.size() && i < s.heldVertices.size(); ++i)
+    if (s.heldVertices[i]) words[i].w = VBD_HISTORY_HELD_NONE;
+  if (words.empty()) return CL_SUCCESS;
+  return history.upload(ctx.queue, std::span<const glm::vec4>(words));
 }
 
 OneGroupFit oneGroupFit(const ClContext& ctx, const cl::Kernel& groupKernel, const SimModel& model) {

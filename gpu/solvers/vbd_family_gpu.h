@@ -55,6 +55,7 @@
 #include "gpu/cl/cl_buffer.h"
 #include "gpu/cl/cl_context.h"
 #include "gpu/solvers/device_colliders.h"
+#include "gpu/solvers/device_state.h"
 #include "gpu/cl/profiler.h"
 
 namespace tetlab {
@@ -109,6 +110,11 @@ struct OneGroupFit {
   size_t groupSize = 0;
 };
 OneGroupFit oneGroupFit(const ClContext& ctx, const cl::Kernel& groupKernel, const SimModel& model);
+
+// The v^{t-1} records [0, vertexCount) after a reset (blocking): no history
+// yet, with each vertex's held flag (DeviceState::heldVertices) in the history
+// word of shaders/cl/common/vbd_initial_guess.clh.
+cl_int resetVertexHistory(const ClContext& ctx, const DeviceState& s, const DeviceBuffer<glm::vec4>& history);
 
 class VbdFamilyInputs {
  public:

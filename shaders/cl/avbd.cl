@@ -137,11 +137,13 @@ static inline void avbd_init_guess_vertex(uint i, const AvbdStepParams* p, uint 
                                           __global const float4* v, __global float4* vLast) {
   const float4 xi = x[i];
   const float3 vi = v[i].xyz;
-  const float4 last = vLast[i];  // w = 1: history valid (zeroed by the host on reset)
+  const float4 last = vLast[i];  // w: the history word (vbd_initial_guess.clh), set by the host on reset
   const float3 g = (float3)(p->gravity[0], p->gravity[1], p->gravity[2]);
   if (xi.w > 0.0f)
-    x[i] = (float4)(vbd_initial_guess(mode, p->h, g, p->gravityLength, xi.xyz, vi, last.xyz, last.w > 0.0f), xi.w);
-  vLast[i] = (float4)(vi, 1.0f);
+    x[i] = (float4)(vbd_initial_guess(mode, p->h, g, p->gravityLength, xi.xyz, vi, last.xyz,
+                                      vbd_history_valid(last.w), vbd_history_held(last.w)),
+                    xi.w);
+  vLast[i] = (float4)(vi, vbd_history_next(last.w));
 }
 
 __kernel void avbd_init_guess(const uint count, const AvbdStepParams p, const uint mode, __global float4* x,

@@ -31,8 +31,8 @@
 
 // x = initial guess for free vertices (VBD Sec. 3.7); vertexHistory holds
 // three sections of `count` float4 (VbdSolverGpu): vLast = v^t for the next
-// substep's adaptive guess (w = 1: history valid; the host zeroes it on
-// reset), then chebyshevPrev1 = x^(0) when acceleration is on, then
+// substep's adaptive guess (w: the history word of vbd_initial_guess.clh, set
+// by the host on reset), then chebyshevPrev1 = x^(0) when acceleration is on, then
 // chebyshevPrev2.
 static inline void vbd_init_guess_vertex(uint i, uint count, __global float4* x, __global const float4* v,
                                          __global float4* vertexHistory, float3 gravity, float gravityLength, float h,
@@ -41,10 +41,12 @@ static inline void vbd_init_guess_vertex(uint i, uint count, __global float4* x,
   const float3 vi = v[i].xyz;
   if (p.w > 0.0f) {
     const float4 last = vertexHistory[i];
-    p = (float4)(vbd_initial_guess(mode, h, gravity, gravityLength, p.xyz, vi, last.xyz, last.w > 0.0f), p.w);
+    p = (float4)(vbd_initial_guess(mode, h, gravity, gravityLength, p.xyz, vi, last.xyz, vbd_history_valid(last.w),
+                                   vbd_history_held(last.w) && !accelerate),
+                 p.w);
     x[i] = p;
   }
-  vertexHistory[i] = (float4)(vi, 1.0f);
+  vertexHistory[i] = (float4)(vi, vbd_history_next(vertexHistory[i].w));
   if (accelerate) vertexHistory[count + i] = (float4)(p.xyz, 0.0f);
 }
 

@@ -14,7 +14,8 @@
 // Measured with this test, five strands (+energy / allowed):
 //   XPBD 20 x 5: 770x, 30 x 5: 45x, 40 x 5: 0 (the preset).
 //   VBD 20 x 5: 54x adaptive guess, 0.006x inertia guess; 40 x 5: 7x adaptive,
-//   0.12x inertia (the preset). AVBD alike (50x, 0.35x; 7x, 0.6x).
+//   0.12x inertia. AVBD alike (50x, 0.35x; 7x, 0.6x). A body held by pins now
+//   starts from inertia under the adaptive default (core/sim/held_bodies.h).
 // Five strands of the preset (the generator's first five roots) show it as the
 // sixty do, at a twelfth of the cost.
 #include <gtest/gtest.h>

@@ -37,6 +37,7 @@ using phystest::stackedBoxes;
 
 // The device pieces of one detection: state, detector, a profiler.
 struct DeviceDetection {
+  const SimModel* model = nullptr;
   DeviceState state;
   BodyContactDetectorGpu detector;
   Profiler profiler;
@@ -51,7 +52,7 @@ std::unique_ptr<DeviceDetection> makeDeviceDetection(const ClContext& ctx, const
   EXPECT_TRUE(detector.ok()) << (detector.ok() ? "" : detector.error().message);
   if (!device || !detector) return nullptr;
   auto d = std::unique_ptr<DeviceDetection>(
-      new DeviceDetection{std::move(*device), std::move(*detector), Profiler{}, 0});
+      new DeviceDetection{&model, std::move(*device), std::move(*detector), Profiler{}, 0});
   d->stage = d->profiler.addStage(Stage::BodyContacts);
   return d;
 }
@@ -60,7 +61,7 @@ std::unique_ptr<DeviceDetection> makeDeviceDetection(const ClContext& ctx, const
 BodyContacts detectOnDevice(const ClContext& ctx, DeviceDetection& d, const State& state,
                             const BodyContactParams& params, BodyContactDetectionStats* outStats = nullptr) {
   BodyContacts out;
-  EXPECT_TRUE(uploadState(ctx, d.state, state).ok());
+  EXPECT_TRUE(uploadState(ctx, *d.model, d.state, state).ok());
   Status st = d.detector.enqueue(ctx, params, d.state, d.profiler, d.stage);
   EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message);
   Status read = downloadBodyContacts(ctx, d.state.bodyContacts, out);

@@ -123,7 +123,7 @@ SubstepResult compareOneSubstep(const ClContext& ctx, const SimModel& model, con
   if (!gpu.ok()) return out;
   State upload = input;
   upload.lambda = cpuState.lambda;  // the solver's layout (PBD keeps k there, XPBD clears it)
-  EXPECT_TRUE(uploadState(ctx, *device, upload).ok());
+  EXPECT_TRUE(uploadState(ctx, model, *device, upload).ok());
   Status st = uploadBodyContacts(ctx, input.bodyContacts, device->bodyContacts);
   EXPECT_TRUE(st.ok()) << st.error().message;
   Profiler profiler;

@@ -132,7 +132,7 @@ void compareSubsteps(const ClContext& ctx, SolverKind kind, bool accelerate, glm
 
     predict(s, h, gpuState);
     detectBodyContacts(model, s.bodyContacts, gpuState);
-    ASSERT_TRUE(uploadState(ctx, *device, gpuState).ok());
+    ASSERT_TRUE(uploadState(ctx, model, *device, gpuState).ok());
     ASSERT_TRUE(uploadBodyContacts(ctx, gpuState.bodyContacts, device->bodyContacts).ok());
     ASSERT_EQ((*gpu)->enqueueSubstep(ctx, s, h, *device, profiler), CL_SUCCESS);
     std::vector<glm::vec4> x;

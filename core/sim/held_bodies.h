@@ -1,0 +1,21 @@
+#pragma once
+// Bodies held by pins: VBD and AVBD start their vertices from inertia under
+// the adaptive initial guess, since the pins do not take the guess's h^2 g
+// and the strain it makes next to them is an energy source when the solve is
+// under-converged (shaders/cl/common/vbd_initial_guess.clh says why, with the
+// measurements). One rule for the CPU solvers (every substep) and the OpenCL
+// state upload (whenever the host writes the state, which is how pins change).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/vec4.hpp>
+
+namespace tetlab {
+
+struct SimModel;
+
+// held[i] = 1 when vertex i's body has a pinned vertex (x.w == 0), else 0.
+void markHeldVertices(const SimModel& model, std::span<const glm::vec4> x, std::vector<uint8_t>& held);
+
+}  // namespace tetlab
