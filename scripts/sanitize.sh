@@ -29,10 +29,15 @@ for run in "${runs[@]}"; do
       cmake --build --preset asan -j"$jobs" --target tetlab_tests_core tetlab_tests_cpu tetlab_tests_gpu
       # PoCL compiles kernels with LLVM in-process; its allocator and the
       # loader's dlopen'd driver are outside our code (see the suppressions).
+      # --repeat until-pass:2: LeakSanitizer's stop-the-world tracer now and then
+      # crashes at exit while PoCL's worker threads are alive ("Tracer caught
+      # signal 11 ... LeakSanitizer has encountered a fatal error", after the
+      # test passed; once in 218 runs of the gpu suite). That is the tool, not a
+      # finding; a real leak or ASan/UBSan report fails the rerun too.
       if ! ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" \
            LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0" \
            UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-           ctest --preset asan -L 'core|cpu|gpu' -j"$jobs"; then
+           ctest --preset asan -L 'core|cpu|gpu' -j"$jobs" --repeat until-pass:2; then
         echo "sanitize: ASan/UBSan found a problem (above)"
         failed=1
       fi
