@@ -56,7 +56,7 @@ void drawVbdPrimal(VbdParams& p, const char* idSuffix) {
   ImGui::PushID(idSuffix);
   enumCombo("initial guess", p.initialGuess, vbdInitialGuessNames(),
             "Where each substep's iterations start (VBD Sec. 3.7); adaptive uses gravity only while falling, and not "
-            "on a body held by pins (its pins would strain it: docs/solvers_vbd_avbd.md) [-].");
+            "on a body its pins fix (they would strain it: docs/solvers_vbd_avbd.md) [-].");
   enumCombo("Hessian safeguard", p.safeguard, hessianSafeguardNames(),
             "How an indefinite per-vertex Hessian is made safe before the 3x3 solve (none may explode) [-].");
   if (p.safeguard == HessianSafeguard::DeterminantThreshold)

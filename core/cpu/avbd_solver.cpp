@@ -136,7 +136,7 @@ class AvbdSolver final : public VbdFamilySolver {
   AvbdConstraints constraints_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive initial guess
   bool haveHistory_ = false;      // vLast_ holds a real v^{t-1} (false right after reset)
-  std::vector<uint8_t> held_;     // per vertex: its body has pins (core/sim/held_bodies.h)
+  std::vector<uint8_t> held_;     // per vertex: its pins fix its body (core/sim/held_bodies.h)
   VbdContactSnapshot snapshot_;   // partner positions of the body contacts
   TetherCache tethers_;           // rebuilt when the pinned set or the slack changes
 };

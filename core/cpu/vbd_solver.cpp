@@ -187,7 +187,7 @@ class VbdSolver final : public VbdFamilySolver {
   AttachmentLookup attachment_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive / acceleration initial guess
   bool haveHistory_ = false;      // vLast_ holds a real v^{t-1} (false right after reset)
-  std::vector<uint8_t> held_;     // per vertex: its body has pins (core/sim/held_bodies.h)
+  std::vector<uint8_t> held_;     // per vertex: its pins fix its body (core/sim/held_bodies.h)
   std::vector<uint8_t> inContact_;  // collider or body contact active: Chebyshev leaves the vertex alone
   VbdContactSnapshot snapshot_;  // partner positions of the body contacts
   std::vector<glm::vec3> chebyshevPrev1_, chebyshevPrev2_;  // x^(n-1), x^(n-2)

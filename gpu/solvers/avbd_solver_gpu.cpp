@@ -196,7 +196,7 @@ Status AvbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceS
                     allocate(ctx, bodyPrevIds_, slots, glm::uvec4(kNoContact), "AVBD bodyPrevIds"),
                     allocate(ctx, snapshot_, n, zero, "AVBD snapshot")})
     if (!st) return st;
-  // No v^{t-1} yet: the first guess assumes free fall, or inertia on a body held by pins
+  // No v^{t-1} yet: the first guess assumes free fall, or inertia on a body its pins fix
   // (common/vbd_initial_guess.clh).
   cl_int e = resetVertexHistory(ctx, s, vLast_);
   // Pin targets: where each pinned vertex is now (AvbdConstraints::reset).

@@ -81,7 +81,7 @@ struct DeviceState {
 
   // --- host-side layout ---
   ColorRanges tetColors, edgeColors, hingeColors, membraneColors, vertexColors;
-  // Per vertex: its body has pins in the state last uploaded (core/sim/held_bodies.h);
+  // Per vertex: its pins fix its body in the state last uploaded (core/sim/held_bodies.h);
   // the VBD family seeds its v^{t-1} records with it on reset (resetVertexHistory).
   std::vector<uint8_t> heldVertices;
   uint32_t vertexCount = 0, tetCount = 0, edgeCount = 0, bodyCount = 0;

@@ -125,7 +125,7 @@ Status VbdSolverGpu::reset(const ClContext& ctx, const SimModel& model, DeviceSt
   if (!c) return c.error();
   inContact_ = std::move(*c);
   fit_ = oneGroupFit(ctx, program_.kernel(kStepGroup), model);
-  // No v^{t-1} yet: the first guess assumes free fall, or inertia on a body held by pins
+  // No v^{t-1} yet: the first guess assumes free fall, or inertia on a body its pins fix
   // (common/vbd_initial_guess.clh); the Chebyshev sections start at zero.
   cl_int e = vertexHistory_.fill(ctx.queue, glm::vec4(0.0f));
   if (e == CL_SUCCESS) e = resetVertexHistory(ctx, s, vertexHistory_);
