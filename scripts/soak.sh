@@ -9,6 +9,8 @@
 #   scripts/soak.sh --quick          the CI set (about a minute): 2000 frames of a solid, a
 #                                    sheet and strands, on both backends
 #   scripts/soak.sh --frames N [--presets a,b] [--solvers s,t] [--backends cpu,opencl] [--log DIR]
+#   scripts/soak.sh --log DIR --resume   skip the cases DIR already holds a result for (the full soak
+#                                    is about 12 CPU-hours here: it can be run in parts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +20,7 @@ solvers="pbd,xpbd,vbd,avbd"
 backends="cpu,opencl"
 log=""
 quick=0
+resume=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -26,10 +29,12 @@ while [ $# -gt 0 ]; do
     --solvers) solvers="$2"; shift ;;
     --backends) backends="$2"; shift ;;
     --log) log="$2"; shift ;;
+    --resume) resume=1 ;;
     *) echo "soak: unknown argument '$1' (see the header of $0)"; exit 2 ;;
   esac
   shift
 done
+[ "$resume" = 0 ] || [ -n "$log" ] || { echo "soak: --resume needs --log DIR"; exit 2; }
 [ -x build/tetlab ] || { echo "soak: build/tetlab is missing: run scripts/build.sh release first"; exit 2; }
 created=0
 if [ -z "$log" ]; then log="$(mktemp -d "${TMPDIR:-/tmp}/tetlab-soak.XXXXXX")"; created=1; fi
@@ -52,6 +57,11 @@ failed=0
 for c in "${cases[@]}"; do
   read -r preset solver backend <<< "$c"
   out="$log/${preset}_${solver}_${backend}.txt"
+  if [ "$resume" = 1 ] && [ -f "$out.row" ]; then
+    cat "$out.row"
+    grep -q '| ok |' "$out.row" || failed=$((failed + 1))
+    continue
+  fi
   set +e
   build/tetlab run --scene "$preset" --solver "$solver" --backend "$backend" --frames "$frames" --soak > "$out" 2>&1
   rc=$?
@@ -65,7 +75,7 @@ for c in "${cases[@]}"; do
   [ $rc = 0 ] || failed=$((failed + 1))
   ms="$(sed -n 's/.*, \([0-9.]*\) ms\/step$/\1/p' "$out" | tail -1)"
   memory="$(sed -n 's/^tetlab run: resident memory \([0-9.]* MB\) at frame [0-9]*, \([0-9.]* MB\) at the end (\(.*\))$/\1 -> \2 (\3)/p' "$out")"
-  echo "| $preset | $solver | $backend | $frames | $result | ${ms:--} | ${memory:--} |"
+  echo "| $preset | $solver | $backend | $frames | $result | ${ms:--} | ${memory:--} |" | tee "$out.row"
   [ $rc = 0 ] || sed 's/^/    /' "$out" | tail -5
 done
 if [ "$failed" = 0 ] && [ "$created" = 1 ]; then

@@ -139,12 +139,54 @@ void addRunSubcommand(CLI::App& cli, ParsedCommandLine& out) {
   });
 }
 
+// `tetlab compare --lanes ... --frames N`: solvers side by side on one scene
+// (app/commands/compare_command.cpp).
+void addCompareSubcommand(CLI::App& cli, ParsedCommandLine& out) {
+  auto args = std::make_shared<CompareArgs>();
+  auto overrides = std::make_shared<OverrideFlags>();
+  CLI::App* cmp = cli.add_subcommand(
+      "compare", "Run one scene on two to four solvers in lock-step, with a reference lane, and write a CSV per lane");
+  CLI::Option* scene = cmp->add_option("--scene", args->source.scene,
+                                       "Scene file (JSON) or a name in assets/scenes/; its \"compare\" section gives "
+                                       "the lanes when --lanes is not given")
+                           ->option_text("NAME|FILE.json");
+  CLI::Option* mesh =
+      cmp->add_option("--mesh", args->source.mesh, "Triangle mesh (OBJ) dropped on the ground")->option_text("FILE.obj");
+  CLI::Option* preset =
+      cmp->add_option("--preset", args->source.preset, "Generated scene: beam, drop or hang")->option_text("NAME");
+  mesh->excludes(preset);
+  scene->excludes(mesh);
+  scene->excludes(preset);
+  cmp->add_option("--lanes", args->lanes,
+                  "Lanes, comma separated: solver:SUBSTEPSxITERATIONS[@cpu|@opencl], e.g. xpbd:20x1,vbd:10x4")
+      ->option_text("LANES");
+  cmp->add_option("--reference", args->reference,
+                  "A converged lane the others are measured against (position RMS and max, energy), or auto")
+      ->option_text("LANE|auto");
+  cmp->add_option("--equal-cost", args->equalCost,
+                  "Give every lane this time per frame and let it pick its iterations (e.g. 5ms)")
+      ->option_text("MS");
+  cmp->add_option("--backend", args->source.backend, "Backend of the lanes that name none: cpu or opencl")
+      ->capture_default_str();
+  cmp->add_option("--frames", args->source.frames, "Frames to simulate")->capture_default_str();
+  addOverrideFlags(*cmp, *overrides);
+  cmp->add_option("--csv", args->csv, "Write one CSV row per frame per lane here")->option_text("FILE.csv");
+  cmp->add_option("--cells-thick", args->source.cellsThick, "Preset resolution: cells through the thickness")
+      ->capture_default_str();
+  cmp->add_option("--target-tets", args->source.targetTets, "--mesh: approximate tet count")->capture_default_str();
+  cmp->callback([=, &out] {
+    args->source.overrides = overrides->given();
+    out.compare = *args;
+  });
+}
+
 // The one place where subcommands are added. Each one owns its arguments
 // (shared with its callback) and, when selected, copies them into `out`;
 // parseCommandLine (cli_dispatch.cpp) runs it after parsing succeeded.
 void registerSubcommands(CLI::App& cli, ParsedCommandLine& out) {
   addInspectSubcommand(cli, out);
   addRunSubcommand(cli, out);
+  addCompareSubcommand(cli, out);
 }
 
 struct RawFlags {

@@ -14,6 +14,7 @@
 
 #include "app/app_options.h"
 #include "app/commands/commands.h"
+#include "app/commands/compare_command.h"
 #include "app/commands/run_command.h"
 
 namespace tetlab {
@@ -28,6 +29,7 @@ struct ParsedCommandLine {
   std::optional<int> exitCode;         // set: exit with it (help, version, usage error, bad value; printed)
   std::optional<InspectArgs> inspect;  // `tetlab inspect`: its arguments as typed
   std::optional<RunArgs> run;          // `tetlab run`: its arguments as typed (paths resolved when it runs)
+  std::optional<CompareArgs> compare;  // `tetlab compare`: likewise
   bool listDevices = false;            // --list-devices
   DeviceChoice devices;                // --cl-platform, --cl-device (-1: automatic)
   AppOptions app;                      // the window's options, all but app.opencl (filled by parseCommandLine)

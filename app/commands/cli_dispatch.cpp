@@ -26,22 +26,36 @@ int runInspect(InspectArgs args) {
   return runInspectCommand(args);
 }
 
-// `tetlab run`: a scene name is looked up in assets/scenes/, a mesh in assets/.
-int runRun(RunArgs args) {
+// `tetlab run` and `tetlab compare`: a scene name is looked up in
+// assets/scenes/, a mesh in assets/. An error message names the command.
+Status resolveSource(RunArgs& args) {
   args.assetDirs = assetSearchDirs(executableDir(nullptr));
   if (!args.scene.empty()) {
     Result<std::filesystem::path> path = resolveScenePath(args.scene, args.assetDirs);
-    if (!path) {
-      std::cerr << "tetlab run: " << path.error().message << "\n";
-      return 1;
-    }
+    if (!path) return path.error();
     args.scene = path->string();
   }
   if (!args.mesh.empty()) {
     Result<std::filesystem::path> path = resolveMeshPath(args.mesh, args.assetDirs);
-    if (path) args.mesh = path->string();  // else run reports the path as typed
+    if (path) args.mesh = path->string();  // else the command reports the path as typed
+  }
+  return Ok{};
+}
+
+int runRun(RunArgs args) {
+  if (Status s = resolveSource(args); !s) {
+    std::cerr << "tetlab run: " << s.error().message << "\n";
+    return 1;
   }
   return runRunCommand(args);
+}
+
+int runCompare(CompareArgs args) {
+  if (Status s = resolveSource(args.source); !s) {
+    std::cerr << "tetlab compare: " << s.error().message << "\n";
+    return 1;
+  }
+  return runCompareCommand(args);
 }
 
 // --list-devices: prints the platforms and devices; the exit code.
@@ -75,6 +89,8 @@ CliOutcome parseCommandLine(int argc, char** argv) {
     outcome.exitCode = runInspect(*parsed.inspect);
   } else if (parsed.run) {
     outcome.exitCode = runRun(*parsed.run);
+  } else if (parsed.compare) {
+    outcome.exitCode = runCompare(*parsed.compare);
   } else if (parsed.listDevices) {
     outcome.exitCode = listDevices(parsed.devices);
   } else {

@@ -125,8 +125,6 @@ int runRunCommand(const RunArgs& args) {
   double totalMs = 0.0;
   std::string lastWarning;
   StepDiagnostics diag;
-  double mass = 0.0;
-  for (float m : model.mass) mass += m;
   // Fidelity flags (core/sim/convergence.h): under-converged VBD/AVBD steps,
   // and the energy rising above its start. A run has no mouse and no moving
   // colliders or pins, so it is unforced, damped or not (damping only removes
@@ -176,20 +174,23 @@ int runRunCommand(const RunArgs& args) {
       worstDampingResidual = std::max(worstDampingResidual, diag.dampingResidual);
     }
     if (csv.is_open()) {
-      glm::dvec3 com(0.0);
-      float minY = INFINITY;
-      for (uint32_t i = 0; i < model.vertexCount(); ++i) {
-        com += double(model.mass[i]) * glm::dvec3(glm::vec3(state.x[i]));
-        minY = std::min(minY, state.x[i].y);
-      }
-      com /= mass;
-      csv << frame << ',' << state.time << ',' << diag.energy.kinetic << ',' << diag.energy.potential << ','
-          << diag.energy.elastic << ',' << diag.energy.total() << ',' << diag.residual << ',' << diag.maxViolation
-          << ',' << minY << ',' << com.x << ',' << com.y << ',' << com.z << ',' << diag.stepMs << ','
-          << (conv.underConverged || share.underConverged ? 1 : 0) << ',' << conv.tolerance << ','
-          << (rise.applies ? rise.rise : 0.0) << ',' << diag.dampingIterations << ',' << diag.dampingResidual << ','
-          << diag.launches << ',' << diag.energy.dynamicTotal() << ','
-          << (share.applies ? share.share : std::numeric_limits<double>::quiet_NaN()) << '\n';
+      StatsRow row;
+      row.frame = uint64_t(frame);
+      row.time = state.time;
+      row.energy = diag.energy;
+      row.residual = diag.residual;
+      row.maxViolation = diag.maxViolation;
+      measureShape(model, state, row);
+      row.stepMs = diag.stepMs;
+      row.underConverged = conv.underConverged || share.underConverged;
+      row.residualTolerance = conv.tolerance;
+      row.energyRise = rise.applies ? rise.rise : 0.0;
+      row.dampingIterations = diag.dampingIterations;
+      row.dampingResidual = diag.dampingResidual;
+      row.launches = diag.launches;
+      row.forceShare = share.applies ? share.share : std::numeric_limits<double>::quiet_NaN();
+      writeStatsColumns(csv, row);
+      csv << '\n';
     }
   }
   if (!csv.is_open()) {  // the summary line's state: one read at the end

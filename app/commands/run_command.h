@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/commands/stats_row.h"
 #include "core/scene/scene_overrides.h"
 
 namespace tetlab {
@@ -35,11 +36,7 @@ struct RunArgs {
 inline constexpr int kSoakEarlyFrame = 1000;
 inline constexpr double kSoakMemoryGrowth = 0.05;
 
-// Columns of the --stats CSV, in order.
-inline constexpr const char* kRunStatsHeader =
-    "frame,time,kinetic,potential,elastic,total,residual,max_violation,min_y,com_x,com_y,com_z,step_ms,"
-    "under_converged,residual_tolerance,energy_rise,damping_iterations,damping_residual,launches,dynamic_total,"
-    "force_share";
+// The --stats CSV's columns: kRunStatsHeader (app/commands/stats_row.h).
 
 // Returns the exit code: 0 ok; 1 bad arguments or setup failure; 2 the
 // simulation blew up: it produced NaN/inf (message names the frame and

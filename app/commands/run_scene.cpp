@@ -34,7 +34,7 @@ Result<SceneDesc> describeSource(const RunArgs& args, std::string& where, SceneB
 
 }  // namespace
 
-Result<RunScene> buildRunScene(const RunArgs& args) {
+Result<SessionScene> buildSessionScene(const RunArgs& args) {
   std::string where;
   SceneBuildOptions options;
   Result<SceneDesc> desc = describeSource(args, where, options);
@@ -43,11 +43,17 @@ Result<RunScene> buildRunScene(const RunArgs& args) {
   for (const std::filesystem::path& d : args.assetDirs) options.searchDirs.push_back(d);
   Result<BuiltScene> built = buildScene(*desc, options);
   if (!built) return Error{where + ": " + built.error().message};
+  if (built->scene.name.empty()) built->scene.name = desc->name;
+  return SessionScene{std::move(*desc), std::move(*built)};
+}
+
+Result<RunScene> buildRunScene(const RunArgs& args) {
+  Result<SessionScene> built = buildSessionScene(args);
+  if (!built) return built.error();
   RunScene out;
-  out.state = makeInitialState(*built);
-  if (!args.mesh.empty() && !built->bodies.empty()) out.note = built->bodies.front().note;
-  out.scene = std::move(built->scene);
-  if (out.scene.name.empty()) out.scene.name = desc->name;
+  out.state = makeInitialState(built->built);
+  if (!args.mesh.empty() && !built->built.bodies.empty()) out.note = built->built.bodies.front().note;
+  out.scene = std::move(built->built.scene);
   return out;
 }
 

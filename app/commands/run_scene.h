@@ -14,6 +14,7 @@
 
 #include "app/commands/run_command.h"
 #include "core/result.h"
+#include "core/scene/scene_build.h"
 #include "core/sim/presets.h"
 #include "core/sim/state.h"
 
@@ -27,5 +28,13 @@ struct RunScene {
 
 // Errors name the file or preset and what to do.
 Result<RunScene> buildRunScene(const RunArgs& args);
+
+// The same scene as a description and what it built, for a SimSession
+// (`tetlab compare`): the overrides applied to the description too, so it saves as it runs.
+struct SessionScene {
+  SceneDesc desc;
+  BuiltScene built;
+};
+Result<SessionScene> buildSessionScene(const RunArgs& args);
 
 }  // namespace tetlab

@@ -35,10 +35,12 @@ constexpr EnumName<ColliderList> kColliderLists[] = {
     {ColliderList::Meshes, "meshes"}};
 constexpr EnumName<GpuSchedule> kSchedules[] = {
     {GpuSchedule::Auto, "auto"}, {GpuSchedule::PerColor, "per_color"}, {GpuSchedule::OneGroup, "one_group"}};
+constexpr EnumName<CompareView> kCompareViews[] = {{CompareView::Split, "split"}, {CompareView::Overlay, "overlay"}};
 
 }  // namespace
 
 std::span<const EnumName<SolverKind>> solverKindNames() { return kSolvers; }
+std::span<const EnumName<CompareView>> compareViewNames() { return kCompareViews; }
 std::span<const EnumName<GpuSchedule>> gpuScheduleNames() { return kSchedules; }
 std::span<const EnumName<ColliderList>> colliderListNames() { return kColliderLists; }
 std::span<const EnumName<PbdScheme>> pbdSchemeNames() { return kSchemes; }

@@ -13,6 +13,7 @@
 #include "core/cpu/vbd_params.h"
 #include "core/mesh/tetrahedralize.h"
 #include "core/model/generators.h"
+#include "core/scene/compare_spec.h"
 #include "core/scene/scene_desc.h"
 #include "core/sim/step_settings.h"
 
@@ -34,6 +35,7 @@ std::span<const EnumName<TetMethod>> tetMethodNames();              // auto tetg
 std::span<const EnumName<BodySource>> bodySourceNames();
 std::span<const EnumName<BodyKindChoice>> bodyKindNames();            // mesh box sphere torus
 std::span<const EnumName<GpuSchedule>> gpuScheduleNames();
+std::span<const EnumName<CompareView>> compareViewNames();            // split overlay
 std::span<const EnumName<ColliderList>> colliderListNames();        // ground planes spheres ... meshes          // auto per_color one_group
 
 template <class E>

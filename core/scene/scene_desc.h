@@ -16,6 +16,7 @@
 #include <glm/vec3.hpp>
 
 #include "core/mesh/tetrahedralize.h"
+#include "core/scene/compare_spec.h"
 #include "core/model/generators.h"
 #include "core/model/material.h"
 #include "core/sim/pin_followers.h"
@@ -184,6 +185,7 @@ struct SceneDesc {
   std::vector<uint32_t> unpinnedVertices;
   CameraSpec camera;
   MouseSpec mouse;
+  CompareSpec compare;              // solvers side by side (compare_spec.h); empty: one solver
 };
 
 }  // namespace tetlab

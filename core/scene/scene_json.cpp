@@ -9,6 +9,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "core/scene/compare_json.h"
 #include "core/scene/settings_json.h"
 
 namespace tetlab {
@@ -388,6 +389,7 @@ SceneDesc readScene(const json& doc) {
     m->read("max_force", scene.mouse.maxForce, NumberRange::nonNegative());
     m->finish();
   }
+  readCompareSpec(root, scene.compare);
   root.finish();
   return scene;
 }
@@ -413,6 +415,7 @@ JsonOut sceneToJson(const SceneDesc& scene) {
                      {"yaw_deg", jsonFloat(scene.camera.yawDegrees)},
                      {"pitch_deg", jsonFloat(scene.camera.pitchDegrees)}};
   out["mouse"] = {{"stiffness", jsonFloat(scene.mouse.stiffness)}, {"max_force", jsonFloat(scene.mouse.maxForce)}};
+  writeCompareSpec(scene.compare, out);
   return out;
 }
 

@@ -32,10 +32,12 @@ Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScen
     return Error{"scene '" + desc.name + "' has no tets, cloth triangles or strands to simulate"};
   std::unique_ptr<SimSession> s(new SimSession());
   s->desc_ = std::move(desc);
-  s->built_ = std::move(built);
-  s->settings_ = s->built_.scene.settings;
+  s->shared_ = std::make_shared<SharedScene>();
+  s->shared_->built = std::move(built);
+  s->settings_ = s->built().scene.settings;
   s->mouse_ = s->desc_.mouse;
-  s->state_ = makeInitialState(s->built_);
+  s->state_ = makeInitialState(s->built());
+  s->materialsSeen_ = s->model().materials.revision();
   s->cpu_ = std::make_unique<CpuSimulator>(s->model(), s->state_, s->settings_.solver);
   s->noticeXpbdSubsteps();
 
@@ -51,6 +53,34 @@ Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScen
   s->autoStiffness_ = s->autoMaxForce_ / kAutoMouseCapStretch;
   s->applyMouseSettings();
   s->snapshot_ = s->state_;
+  return s;
+}
+
+std::unique_ptr<SimSession> SimSession::createLane(const SimSession& primary) {
+  std::unique_ptr<SimSession> s(new SimSession());
+  s->desc_ = primary.desc_;
+  s->shared_ = primary.shared_;
+  s->massesSeen_ = primary.massesSeen_;
+  s->materialsSeen_ = primary.materialsSeen_;
+  s->settings_ = primary.settings_;
+  s->xpbdAutoRaise_ = primary.xpbdAutoRaise_;
+  s->mouse_ = primary.mouse_;
+  s->state_ = primary.state_;
+  s->state_.mouse.active = false;
+  s->cpu_ = std::make_unique<CpuSimulator>(s->model(), s->state_, s->settings_.solver);
+  s->kernelSource_ = primary.kernelSource_;
+  s->slowMotion = primary.slowMotion;
+  s->paused_ = primary.paused_;
+  s->frame_ = primary.frame_;
+  s->energy0_ = primary.energy0_;
+  s->gravity0_ = primary.gravity0_;
+  s->energyScale_ = primary.energyScale_;
+  s->forced_ = primary.forced_;
+  s->autoMaxForce_ = primary.autoMaxForce_;
+  s->autoStiffness_ = primary.autoStiffness_;
+  s->applyMouseSettings();
+  s->snapshot_ = primary.snapshot_;
+  s->snapshotFrame_ = primary.snapshotFrame_;
   return s;
 }
 
@@ -95,7 +125,20 @@ bool SimSession::deviceEnergyActive() const {
   return backend_ == Backend::OpenCl && gpu_ && gpu_->computesEnergy();
 }
 
+void SimSession::syncSharedModel() {
+  const uint64_t materials = model().materials.revision();
+  if (materials != materialsSeen_) {
+    forced_ = true;  // E, nu or density edited from another lane: the energy may change by itself
+    materialsSeen_ = materials;
+  }
+  if (massesSeen_ != shared_->massRevision) {
+    massesSeen_ = shared_->massRevision;
+    applyMasses();
+  }
+}
+
 void SimSession::stepFrame() {
+  syncSharedModel();
   SolverSettings s = settings_;
   s.step.substeps = substepsUsed();  // XPBD's raise is computed at the full dt: slow motion keeps it
   s.step.dt = settings_.step.dt * std::clamp(slowMotion, 1e-3f, 1.0f);
@@ -113,7 +156,7 @@ void SimSession::stepFrame() {
 }
 
 void SimSession::moveFollowers(Simulator& sim) {
-  for (const PinFollower& f : built_.scene.followers) {
+  for (const PinFollower& f : built().scene.followers) {
     const std::optional<ColliderFrame> frame = colliderFrame(settings_.colliders, f.collider);
     if (!frame) continue;  // the collider was removed: its pins stay where they are
     followerTargets(f, *frame, followTargets_);
@@ -142,12 +185,12 @@ void SimSession::updateSpheres(Simulator& sim) {
     return;
   }
   if (sphereRigStale_) {
-    sphereRig_ = buildSphereRig(model(), built_.scene.followers, state_.x, built_.scene.settings.colliders);
+    sphereRig_ = buildSphereRig(model(), built().scene.followers, state_.x, built().scene.settings.colliders);
     sphereRigStale_ = false;
     haveSphereTargets_ = false;
   }
   SphereTargets t;
-  sphereTargets(sphereRig_, settings, settings_.colliders, built_.scene.followers, t.motionTarget, t.separationTarget);
+  sphereTargets(sphereRig_, settings, settings_.colliders, built().scene.followers, t.motionTarget, t.separationTarget);
   // The frame blends from last frame's spheres to this frame's (a first frame: no motion).
   t.motionStart = haveSphereTargets_ ? std::move(sphereMotion_) : t.motionTarget;
   t.separationStart = haveSphereTargets_ ? std::move(sphereSeparation_) : t.separationTarget;
@@ -303,7 +346,7 @@ void SimSession::reset() {
   for (uint32_t i = 0; i < state_.x.size(); ++i)
     if (state_.x[i].w == 0.0f) pinned.push_back(i);
   const Attachment mouse = state_.mouse;
-  state_ = makeInitialState(built_);
+  state_ = makeInitialState(built());
   sphereRigStale_ = true;
   for (uint32_t i = 0; i < state_.x.size(); ++i) state_.x[i].w = 1.0f / model().mass[i];
   pinVertices(state_, pinned);
@@ -437,7 +480,7 @@ VbdStats SimSession::vbdStats() const {
 // ---- edits ----
 
 void SimSession::setMaterial(uint32_t body, const Material& material) {
-  SimModel& m = built_.scene.model;
+  SimModel& m = shared_->built.scene.model;
   if (body >= m.materials.size()) return;
   const Material& old = m.materials[body];
   // A cloth's thickness scales its mass per area (rho h) and its membrane stiffness (E h).
@@ -451,9 +494,16 @@ void SimSession::setMaterial(uint32_t body, const Material& material) {
   // A new E, nu or density changes the energy under the bodies (damping only removes it).
   if (elasticChanged || densityChanged) forced_ = true;
   m.materials.set(body, material);
+  materialsSeen_ = m.materials.revision();
   if (!densityChanged) return;
+  recomputeLumpedMass(m, shared_->built.tetDensityScale);
+  massesSeen_ = ++shared_->massRevision;
+  applyMasses();
+}
+
+void SimSession::applyMasses() {
+  const SimModel& m = model();
   if (backend_ == Backend::OpenCl) (void)pullFromDevice();
-  recomputeLumpedMass(m, built_.tetDensityScale);
   for (uint32_t i = 0; i < m.vertexCount(); ++i)
     if (state_.x[i].w > 0.0f) state_.x[i].w = 1.0f / m.mass[i];
   pushToCpu();
@@ -516,7 +566,7 @@ SceneDesc SimSession::describe() const {
   for (size_t b = 0; b < d.bodies.size() && b < model().materials.size(); ++b) d.bodies[b].material = model().materials[b];
   // Pins: the difference between the current pinned set and the regions' pins.
   std::vector<uint8_t> region(model().vertexCount(), 0);
-  for (uint32_t v : built_.regionPins) region[v] = 1;
+  for (uint32_t v : built().regionPins) region[v] = 1;
   d.pinnedVertices.clear();
   d.unpinnedVertices.clear();
   for (uint32_t v = 0; v < model().vertexCount(); ++v) {

@@ -75,6 +75,12 @@ class SimSession {
 
   // `desc` is what built `built` (kept for saving). Fails on an empty model.
   static Result<std::unique_ptr<SimSession>> create(SceneDesc desc, BuiltScene built);
+  // Another session on the same model (a compare lane, core/session/compare_session.h):
+  // it shares `primary`'s model and rest data, which are never copied, and starts from
+  // a copy of its state (pins, positions, velocities, time), settings and snapshot.
+  // A material edited through either changes both models' materials (they are one):
+  // each session refreshes its masses at its next step when a density changed.
+  static std::unique_ptr<SimSession> createLane(const SimSession& primary);
   ~SimSession();
   SimSession(const SimSession&) = delete;
   SimSession& operator=(const SimSession&) = delete;
@@ -121,7 +127,7 @@ class SimSession {
   const std::string& openClUnavailable(SolverKind kind) const { return gpuUnavailable_[size_t(kind)]; }
 
   // ---- edits ----
-  const Material& material(uint32_t body) const { return built_.scene.model.materials.at(body); }
+  const Material& material(uint32_t body) const { return model().materials.at(body); }
   // E, nu and damping apply at the next substep; a density change recomputes the lumped masses.
   void setMaterial(uint32_t body, const Material& material);
   bool isPinned(uint32_t vertex) const { return vertex < state_.x.size() && state_.x[vertex].w == 0.0f; }
@@ -151,8 +157,10 @@ class SimSession {
   void restoreLastGood();
 
   // ---- reading ----
-  const SimModel& model() const { return built_.scene.model; }
-  const BuiltScene& built() const { return built_; }
+  const SimModel& model() const { return shared_->built.scene.model; }
+  const BuiltScene& built() const { return shared_->built; }
+  // Sessions sharing this one's model (itself included): 1 unless comparing.
+  long modelShares() const { return shared_.use_count(); }
   // Host copy: on the CPU backend always current. On OpenCL: x every frame while
   // hostPositionsEveryFrame (the drawing needs it), else only every
   // kDiagnosticsEvery frames with the rest; syncPositions() refreshes x now
@@ -162,6 +170,11 @@ class SimSession {
   Status syncPositions();
   const StepDiagnostics& diagnostics() const { return diag_; }
   bool diagnosticsFresh() const { return diagFresh_; }  // the last frame refreshed energy/residual
+  bool violationFresh() const { return violationFresh_; }  // the last frame measured diagnostics().maxViolation
+  // The total energy at the start (or the last reset) [J], and whether work
+  // from outside (mouse, edits, wind) has been done since (markExternalWork).
+  double energyStart() const { return energy0_; }
+  bool externallyForced() const { return forced_; }
   // OpenCL: the energy comes from the device every frame (false: the kernels
   // failed to build, and it comes from the periodic full read-back).
   bool deviceEnergyActive() const;
@@ -218,9 +231,22 @@ class SimSession {
   void noticeXpbdSubsteps();
   void notice(std::string text);
   void markBlownUp(std::string message);
+  // A session sharing the model edited a material: take the masses it implies
+  // and count the edit as outside work (the energy-rise flag stays off).
+  void syncSharedModel();
+  // The model's lumped masses into the state's unpinned inverse masses, on both backends.
+  void applyMasses();
+
+  // The model and what was built with it: shared by the compare lanes of one scene.
+  // massRevision moves on whenever a density edit recomputed the lumped masses.
+  struct SharedScene {
+    BuiltScene built;
+    uint64_t massRevision = 0;
+  };
 
   SceneDesc desc_;
-  BuiltScene built_;
+  std::shared_ptr<SharedScene> shared_;
+  uint64_t massesSeen_ = 0, materialsSeen_ = 0;
   std::vector<glm::vec3> followTargets_, followPositions_;  // moveFollowers scratch
   std::vector<uint32_t> followIds_;
   SphereRig sphereRig_;

@@ -28,6 +28,7 @@
 
 #include "core/model/sim_model.h"
 #include "core/result.h"
+#include "core/sim/backend.h"
 #include "core/sim/diagnostics.h"
 #include "core/sim/solver.h"
 #include "core/sim/solver_settings.h"
@@ -35,10 +36,6 @@
 #include "core/sim/state.h"
 
 namespace tetlab {
-
-enum class Backend : uint8_t { Cpu, OpenCl };
-
-const char* backendName(Backend backend);  // "cpu" | "opencl"
 
 class Simulator {
  public:
