@@ -1,6 +1,8 @@
 // The frame loop's steps; see app.h for the shape of main().
 #include "app/app.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include <imgui.h>
@@ -71,6 +73,20 @@ Result<std::unique_ptr<App>> App::create(AppOptions options) {
   if (o.backend == Backend::OpenCl)
     if (Status s = app->switchBackend(Backend::OpenCl); !s) return s.error();
   if (!o.backend) app->startOnBestBackend();
+  // Compare mode from `tetlab compare` (its flags over the scene file's lanes) or the scene file alone.
+  CompareSpec compare = app->session_->desc().compare;
+  if (o.compare) {
+    Result<CompareSpec> spec = compareSpecOf(*o.compare, compare);
+    if (!spec) return spec.error();
+    compare = *spec;
+  }
+  if (compare.active())
+    if (Status s = app->startCompare(compare); !s) return s.error();
+  if (o.compare && !o.compare->csv.empty()) {
+    Result<CompareCsv> csv = CompareCsv::open(o.compare->csv);
+    if (!csv) return csv.error();
+    app->compareCsv_ = std::move(*csv);
+  }
   if (o.startPaused) app->session_->setPaused(true);
   if (!o.framesDir.empty()) app->sequence_.emplace(o.framesDir);
   if (!o.exportObjDir.empty()) app->objExport_.emplace(o.exportObjDir);
@@ -79,6 +95,9 @@ Result<std::unique_ptr<App>> App::create(AppOptions options) {
     record.output = o.recordPath;
     record.format = recordFormatForPath(o.recordPath);
     record.fps = o.recordFps;
+    // `tetlab compare --record`: one video frame per simulated frame, so the
+    // video, --frames and the CSV's rows count the same frames (real time at 1/dt).
+    if (o.compare) record.fps = std::clamp(int(std::lround(1.0 / double(app->session_->settings().step.dt))), 1, 240);
     record.hideUi = o.recordHideUi;
     Result<std::unique_ptr<Recorder>> recorder = Recorder::start(record);
     if (!recorder) return recorder.error();
@@ -156,7 +175,7 @@ void App::newFrame() {
 void App::drawUi() {
   const glm::vec2 display = displaySize();
   UiPanelInput input{timer_, options_.opencl, messages_, glVersion_, session_.get(), {}, {}, false, 0, false, 0,
-                     false, display, {}};
+                     false, display, {}, {}};
   ScenePanelInput& scene = input.scene;
   scene.presets = &presets_;
   if (session_) {
@@ -191,9 +210,15 @@ void App::drawUi() {
   input.exporting = objExport_.has_value();
   input.exportedFrames = objExport_ ? objExport_->framesWritten() : 0;
   input.ffmpegAvailable = ffmpegAvailable_;
+  input.compare.primary = session_.get();
+  input.compare.compare = compare_.get();
+  input.compare.view = compareView_;
+  input.compare.openClAvailable = options_.opencl.chosen.has_value();
+  input.compare.lastPickedVertex = lastPickedVertex_;
 
-  const UiActions actions = drawUiPanel(input, settings_, view_, scenePanel_, recordUi_, panelLayout_);
+  const UiActions actions = drawUiPanel(input, settings_, view_, scenePanel_, recordUi_, compareUi_, panelLayout_);
   drawViewportHint(display);
+  drawCompareLabels(display);
   if (simView_) {
     LegendInput legend;
     legend.field = simView_->shownField();
@@ -223,7 +248,10 @@ void App::step() {
   session_->hostPositionsEveryFrame = !renderPositions_ || dragging_ || draggedCollider_ >= 0 ||
                                       view_.mode != ViewMode::kShaded || view_.field != ColorField::kNone ||
                                       objExport_.has_value();
-  session_->advance(steps);
+  if (compare_)
+    stepCompare(steps);
+  else
+    session_->advance(steps);
   if (session_->backend() == Backend::OpenCl && framesRendered_ % 30 == 0) {
     // Live kernel editing (--kernels DIR): a failed build is shown once; the old kernels keep running.
     const std::string log = session_->pollKernels();
@@ -233,7 +261,7 @@ void App::step() {
     if (renderEmbed_ && renderEmbed_->poll() == HotProgram::PollResult::BuildFailed)
       reportError("OpenCL kernel rebuild of render_embed.cl failed; the previous kernels keep running");
   }
-  for (const std::string& n : session_->takeNotices()) {
+  for (const std::string& n : compare_ ? compare_->takeNotices() : session_->takeNotices()) {
     const bool error = n.find("blew up") != std::string::npos || n.find("explosion") != std::string::npos ||
                        n.find("failed") != std::string::npos;
     if (error)
@@ -254,10 +282,14 @@ void App::render() {
       stopGpuRendering();
     }
   }
-  if (simView_ && session_)
-    simView_->update(session_->model(), session_->state(), session_->settings().colliders, view_);
   target_->bindForDrawing();
-  if (simView_) renderer_.render(camera_, target_->size(), *simView_, view_, settings_);
+  if (compare_ && simView_) {
+    renderCompare();
+  } else {
+    if (simView_ && session_)
+      simView_->update(session_->model(), session_->state(), session_->settings().colliders, view_);
+    if (simView_) renderer_.render(camera_, target_->size(), *simView_, view_, settings_);
+  }
   if (renderPositions_) renderPositions_->fenceAfterDraw();
   const bool recordWithoutUi = recorder_ && recorder_->options().hideUi;
   if (recordWithoutUi) {
@@ -340,9 +372,28 @@ int App::finish() {
                 session_->desc().name.c_str(), solverDisplayName(session_->solver()), backendName(session_->backend()),
                 static_cast<unsigned long long>(session_->frame()), session_->time(), session_->meanStepWallMs(),
                 session_->blownUp() ? ", BLEW UP" : "");
+  bool laneBlewUp = false;
+  if (compare_) {
+    for (size_t i = 0; i < compare_->laneCount(); ++i) {
+      const SimSession& s = compare_->lane(i);
+      laneBlewUp |= s.blownUp();
+      if (options_.headless)
+        std::printf("tetlab: lane %zu %s: %llu frames, mean step %.2f ms%s%s\n", i + 1, compare_->laneLabel(i).c_str(),
+                    static_cast<unsigned long long>(s.frame()), s.meanStepWallMs(),
+                    compare_->error(i).valid() && !compare_->isReference(i)
+                        ? (", last distance to the reference " + std::to_string(compare_->error(i).rms) + " m").c_str()
+                        : "",
+                    s.blownUp() ? ", BLEW UP" : "");
+    }
+    if (compareCsv_)
+      if (Status s = compareCsv_->close(); !s) {
+        reportError(s.error().message);
+        failed_ = true;
+      }
+  }
   if (failed_) return 1;
   // Headless runs are scripts: a blow-up is a failure they must see (as `tetlab run` exits 2).
-  return options_.headless && session_ && session_->blownUp() ? 2 : 0;
+  return options_.headless && session_ && (session_->blownUp() || laneBlewUp) ? 2 : 0;
 }
 
 }  // namespace tetlab

@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "app/app_options.h"
+#include "app/commands/compare_csv.h"
+#include "app/render/compare_layout.h"
 #include "app/render/camera.h"
 #include "app/ui/frame_timer.h"
 #include "app/render/gl_interop.h"
@@ -30,6 +32,7 @@
 #include "app/render/renderer.h"
 #include "app/ui/scene_panel.h"
 #include "app/output/screenshot.h"
+#include "core/session/compare_session.h"
 #include "core/session/sim_session.h"
 #include "app/ui/ui_panel.h"
 #include "app/render/view_modes.h"
@@ -74,6 +77,16 @@ class App {
   // For tests and scripts: the same objects the frame loop uses.
   Window& window() { return *window_; }
   SimSession* session() { return session_.get(); }
+  // Compare mode (issue 14): null when one solver runs. Lane 0 is session().
+  CompareSession* compare() { return compare_.get(); }
+  // Starts comparing the running scene (every lane from its initial state; the
+  // window's side-by-side or overlay view), or stops (lane 0 runs on alone).
+  Status startCompare(CompareSpec spec);
+  void stopCompare();
+  CompareView compareView() const { return compareView_; }
+  void setCompareView(CompareView view) { compareView_ = view; }
+  // The split view's cells, lane by lane, in display coordinates (empty unless split-comparing).
+  std::vector<ScreenRect> compareCells() const;
   OrbitCamera& camera() { return camera_; }
   const std::vector<UiMessage>& messages() const { return messages_; }
   bool loading() const { return job_ && job_->running(); }
@@ -116,6 +129,24 @@ class App {
   void syncGpuRendering();
   void stopGpuRendering();
   void applyUiActions(const UiActions& actions);
+  // app_compare.cpp
+  // The camera, cursor and viewport a display cursor falls in: a split cell's
+  // (its lane, the camera without the panel's lens shift) or the whole view's.
+  struct CursorView {
+    OrbitCamera camera;
+    glm::vec2 cursor{0.0f};
+    glm::vec2 size{1.0f};
+    size_t lane = 0;
+  };
+  CursorView cursorView(glm::vec2 cursor, std::optional<size_t> lane = std::nullopt) const;
+  SimSession& laneSession(size_t lane);
+  void stepCompare(int steps);
+  void renderCompare();
+  void drawCompareLabels(glm::vec2 display);
+  void applyCompareActions(const CompareActions& actions);
+  // Space, S, R, restore: on every lane while comparing.
+  void togglePause();
+  void resetRun();
   void startRecording(const RecordingOptions& options);
   void stopRecording();
   void exportObjFrame();
@@ -129,6 +160,14 @@ class App {
 
   std::unique_ptr<SimSession> session_;
   std::optional<SimView> simView_;
+  // Compare mode: declared after session_ (its lane 0) so it goes first.
+  std::unique_ptr<CompareSession> compare_;
+  std::vector<SimView> laneViews_;  // lanes 1.. (lane 0 draws through simView_)
+  CompareView compareView_ = CompareView::Split;
+  CompareUiState compareUi_;
+  std::optional<CompareCsv> compareCsv_;  // --csv of `tetlab compare --record`
+  std::optional<uint32_t> lastPickedVertex_;
+  size_t dragLane_ = 0;  // the split cell a drag started in
   std::filesystem::path sceneFile_;  // where the running scene came from
   std::unique_ptr<SceneBuildJob> job_;
   std::string loadingWhat_;

@@ -16,7 +16,7 @@ void App::stopGpuRendering() {
 }
 
 void App::syncGpuRendering() {
-  OpenClSimulator* sim = session_ ? session_->openCl() : nullptr;
+  OpenClSimulator* sim = session_ && !compare_ ? session_->openCl() : nullptr;  // compare lanes draw from the host
   if (!sim || !simView_) {
     if (renderPositions_) stopGpuRendering();
     return;

@@ -101,7 +101,11 @@ void translateCollider(Colliders& c, int32_t id, glm::vec3 delta) {
 
 std::optional<ScenePick> App::pickAt(glm::vec2 cursor) const {
   if (!simView_ || !session_) return std::nullopt;
-  return simView_->pick(cameraRay(camera_, cursor, displaySize()), session_->state().x);
+  // Split compare: the cell under the cursor, its lane's view and positions (the lanes share vertex ids).
+  const CursorView at = cursorView(cursor);
+  const SimView& view = at.lane == 0 ? *simView_ : laneViews_[at.lane - 1];
+  const State& state = compare_ ? compare_->lane(at.lane).state() : session_->state();
+  return view.pick(cameraRay(at.camera, at.cursor, at.size), state.x);
 }
 
 bool App::handleLeftPress(const InputEvent& event) {
@@ -117,14 +121,23 @@ bool App::handleLeftPress(const InputEvent& event) {
   if (Status s = session_->syncPositions(); !s) reportError("reading positions for picking failed: " + s.error().message);
   std::optional<ScenePick> pick = pickAt(event.cursor);
   if (!pick) return false;
+  lastPickedVertex_ = pick->nearestVertex;
   if (event.shift) {
-    session_->togglePin(pick->nearestVertex);
+    if (compare_)
+      compare_->togglePin(pick->nearestVertex);
+    else
+      session_->togglePin(pick->nearestVertex);
     return true;
   }
   AttachmentWeights a = pick->attachment;
   limitAttachment(a, kMaxDragVertices);
   if (a.vertices.empty()) return false;
-  session_->beginDrag(a.vertices, a.weights, pick->hit.point);
+  // Compare mode: the same vertices and target in every lane, so all are pulled the same way.
+  if (compare_)
+    compare_->beginDrag(a.vertices, a.weights, pick->hit.point);
+  else
+    session_->beginDrag(a.vertices, a.weights, pick->hit.point);
+  dragLane_ = cursorView(event.cursor).lane;
   dragPlanePoint_ = pick->hit.point;
   dragging_ = true;
   return true;
@@ -150,14 +163,19 @@ void App::handleKey(const InputEvent& event) {
   if (!session_) return;
   switch (event.key) {
     case GLFW_KEY_SPACE:
-      session_->setPaused(!session_->paused());
+      togglePause();
       break;
     case GLFW_KEY_S:
-      session_->setPaused(true);
-      session_->requestSingleStep();
+      if (compare_) {
+        compare_->setPaused(true);
+        compare_->requestSingleStep();
+      } else {
+        session_->setPaused(true);
+        session_->requestSingleStep();
+      }
       break;
     case GLFW_KEY_R:
-      session_->reset();
+      resetRun();
       break;
     case GLFW_KEY_1:
     case GLFW_KEY_2:
@@ -167,7 +185,8 @@ void App::handleKey(const InputEvent& event) {
       break;
     case GLFW_KEY_ESCAPE:
       if (dragging_) {
-        session_->endDrag();
+        if (compare_) compare_->endDrag();
+        else session_->endDrag();
         dragging_ = false;
       }
       break;
@@ -204,7 +223,10 @@ void App::handleEvent(const InputEvent& event) {
         return;
       }
       if (dragging_) {
-        if (session_) session_->moveDrag(dragPlaneTarget(camera_, event.cursor, displaySize(), dragPlanePoint_));
+        const CursorView at = cursorView(event.cursor, dragLane_);
+        const glm::vec3 target = dragPlaneTarget(at.camera, at.cursor, at.size, dragPlanePoint_);
+        if (compare_) compare_->moveDrag(target);
+        else if (session_) session_->moveDrag(target);
         return;
       }
       break;
@@ -214,7 +236,8 @@ void App::handleEvent(const InputEvent& event) {
         return;
       }
       if (dragging_ && event.button == MouseButton::kLeft) {
-        if (session_) session_->endDrag();
+        if (compare_) compare_->endDrag();
+        else if (session_) session_->endDrag();
         dragging_ = false;
         return;
       }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/commands/compare_command.h"
 #include "app/opencl_status.h"
 #include "core/session/sim_session.h"
 #include "core/scene/scene_overrides.h"
@@ -42,6 +43,10 @@ struct AppOptions {
   int width = 1280;                 // window or image size [pixels]
   int height = 720;
   int msaaSamples = -1;  // -1 = automatic (see chooseMsaaSamples)
+  // `tetlab compare --record/--screenshot/--window`: compare from the start,
+  // the flags' lanes over the scene file's "compare" section, and write the
+  // lanes' CSV (compareSpecOf, app/commands/compare_command.h).
+  std::optional<CompareArgs> compare;
   std::vector<std::string> uiOpen;  // --ui-open: panel sections open at start (kPanelSections names), empty = default
   OpenClStatus opencl;
 };

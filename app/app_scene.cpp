@@ -55,6 +55,7 @@ Status App::installScene(SceneDesc desc, BuiltScene built, const std::filesystem
   Result<SimView> view = SimView::create((*session)->model(), std::move(surfaces));
   if (!view) return view.error();
   const Backend previous = session_ ? session_->backend() : Backend::Cpu;
+  stopCompare();  // its lanes are the old scene's
   if (dragging_) dragging_ = false;
   stopGpuRendering();  // the device embedding belongs to the old scene's surfaces
   gpuRenderProblem_.clear();
@@ -92,8 +93,12 @@ void App::pollLoad() {
     reportError("loading " + loadingWhat_ + " failed: " + result->error().message);
     return;
   }
-  if (Status s = installScene(std::move(desc), std::move(**result), loadingFile_); !s)
+  if (Status s = installScene(std::move(desc), std::move(**result), loadingFile_); !s) {
     reportError("cannot show " + loadingWhat_ + ": " + s.error().message);
+    return;
+  }
+  if (session_->desc().compare.active())
+    if (Status s = startCompare(session_->desc().compare); !s) reportError(s.error().message);
 }
 
 void App::openSceneFile(const std::filesystem::path& path) {
@@ -135,6 +140,9 @@ Status App::saveScene(const std::string& path) {
   namespace fs = std::filesystem;
   SceneDesc desc = session_->describe();
   desc.camera = currentCamera();
+  // The comparison as it runs (lanes, budgets, view); none when not comparing.
+  desc.compare = compare_ ? compare_->describe() : CompareSpec{};
+  if (compare_) desc.compare.view = compareView_;
   // Relative mesh paths are written relative to the new file's folder.
   const fs::path targetDir = fs::absolute(fs::path(path)).parent_path();
   const SceneBuildOptions from = buildOptionsFor(sceneFile_.parent_path());
@@ -226,9 +234,15 @@ void App::applyUiActions(const UiActions& a) {
   if (session_) {
     if (a.solver.backend)
       if (Status s = switchBackend(*a.solver.backend); !s) reportError(s.error().message);
-    if (a.solver.reset) session_->reset();
-    if (a.solver.restore) session_->restoreLastGood();
+    if (a.solver.reset) resetRun();
+    if (a.solver.restore) {
+      if (compare_)
+        compare_->restoreLastGood();
+      else
+        session_->restoreLastGood();
+    }
   }
+  applyCompareActions(a.compare);
   if (a.record.start) startRecording(recordingOptionsFrom(recordUi_));
   if (a.record.stop) stopRecording();
   if (a.record.screenshot) screenshotRequested_ = true;

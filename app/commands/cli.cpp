@@ -171,6 +171,21 @@ void addCompareSubcommand(CLI::App& cli, ParsedCommandLine& out) {
   cmp->add_option("--frames", args->source.frames, "Frames to simulate")->capture_default_str();
   addOverrideFlags(*cmp, *overrides);
   cmp->add_option("--csv", args->csv, "Write one CSV row per frame per lane here")->option_text("FILE.csv");
+  cmp->add_option("--record", args->record,
+                  "Record the side-by-side view (split cells and the overlaid plots) as a video (.mp4, or a folder "
+                  "of PNGs) without showing a window; needs a display (xvfb-run)")
+      ->option_text("FILE.mp4");
+  cmp->add_option("--screenshot", args->screenshot, "Write the side-by-side view's last frame to this PNG (headless)")
+      ->option_text("FILE.png");
+  cmp->add_flag("--window", args->window, "Open the interactive window in compare mode instead");
+  cmp->add_option("--width", args->width, "Window/image width in pixels (--record, --screenshot, --window)")
+      ->check(CLI::Range(64, 8192))
+      ->capture_default_str();
+  cmp->add_option("--height", args->height, "Window/image height in pixels")
+      ->check(CLI::Range(64, 8192))
+      ->capture_default_str();
+  cmp->add_option("--view", args->view, "The window's layout: split (one view per lane) or overlay (ghosts)")
+      ->option_text("split|overlay");
   cmp->add_option("--cells-thick", args->source.cellsThick, "Preset resolution: cells through the thickness")
       ->capture_default_str();
   cmp->add_option("--target-tets", args->source.targetTets, "--mesh: approximate tet count")->capture_default_str();

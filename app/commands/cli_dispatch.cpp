@@ -58,6 +58,33 @@ int runCompare(CompareArgs args) {
   return runCompareCommand(args);
 }
 
+// `tetlab compare --record/--screenshot/--window`: the window in compare mode.
+Result<AppOptions> compareWindowOptions(CompareArgs args, AppOptions app) {
+  if (Status s = resolveSource(args.source); !s) return s.error();
+  if (!args.source.preset.empty())
+    return Error{"--record, --screenshot and --window take a scene file or a mesh: use --scene instead of --preset "
+                 "(assets/scenes/ has beam, hang, ...)"};
+  if (args.source.frames < 1) return Error{"--frames must be at least 1"};
+  if (args.source.backend != "cpu" && args.source.backend != "opencl")
+    return Error{"unknown backend '" + args.source.backend + "'; use cpu or opencl"};
+  app.scenePath = args.source.scene;
+  app.meshPath = args.source.mesh;
+  app.sceneArgument = args.source.scene.empty() ? args.source.mesh : args.source.scene;
+  app.targetTets = args.source.targetTets;
+  app.overrides = args.source.overrides;
+  app.assetDirs = args.source.assetDirs;
+  app.backend = args.source.backend == "opencl" ? Backend::OpenCl : Backend::Cpu;
+  app.headless = !args.window;
+  app.frames = args.window ? 0 : args.source.frames;
+  app.recordPath = args.record;
+  app.screenshotPath = args.screenshot;
+  app.width = args.width;
+  app.height = args.height;
+  if (app.uiOpen.empty()) app.uiOpen = {"compare"};
+  app.compare = std::move(args);
+  return app;
+}
+
 // --list-devices: prints the platforms and devices; the exit code.
 int listDevices(const DeviceChoice& request) {
   OpenClStatus status = queryOpenClStatus(request);
@@ -89,8 +116,17 @@ CliOutcome parseCommandLine(int argc, char** argv) {
     outcome.exitCode = runInspect(*parsed.inspect);
   } else if (parsed.run) {
     outcome.exitCode = runRun(*parsed.run);
-  } else if (parsed.compare) {
+  } else if (parsed.compare && !parsed.compare->wantsWindow()) {
     outcome.exitCode = runCompare(*parsed.compare);
+  } else if (parsed.compare) {
+    Result<AppOptions> app = compareWindowOptions(*parsed.compare, std::move(parsed.app));
+    if (!app) {
+      outcome.exitCode = printError("compare: " + app.error().message);
+    } else {
+      outcome.app = std::move(*app);
+      if (Status status = queryOpenCl(parsed.devices, outcome.app); !status)
+        outcome.exitCode = printError(status.error().message);
+    }
   } else if (parsed.listDevices) {
     outcome.exitCode = listDevices(parsed.devices);
   } else {

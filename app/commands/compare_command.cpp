@@ -66,6 +66,11 @@ Result<CompareSpec> compareSpecOf(const CompareArgs& args, const CompareSpec& fr
     if (!ms) return Error{"--equal-cost: " + ms.error().message};
     spec.equalCostMs = *ms;
   }
+  if (!args.view.empty()) {
+    const std::optional<CompareView> view = parseEnumName(compareViewNames(), args.view);
+    if (!view) return Error{"--view: unknown view '" + args.view + "'; use " + enumNameList(compareViewNames())};
+    spec.view = *view;
+  }
   if (spec.lanes.empty())
     return Error{"no lanes: give --lanes solver:SUBSTEPSxITERATIONS,... (e.g. --lanes xpbd:20x1,vbd:10x4) or a scene "
                  "file with a \"compare\" section"};

@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 
 #include "app/render/camera.h"
+#include "app/render/compare_layout.h"
 #include "app/render/gl_resources.h"
 #include "app/render/mesh_geometry.h"
 #include "app/render/shader_program.h"
@@ -96,6 +97,15 @@ class Renderer {
   // drawn here: the UI calls drawColorLegend (app/render/colormap.h) with scene.displayMin/Max.
   void render(const OrbitCamera& camera, glm::ivec2 viewportSize, const SimView& scene, const ViewSettings& view,
               const RenderSettings& settings) const;
+  // The same into a rectangle of the bound framebuffer (compare mode's split
+  // cells, app/render/compare_layout.h): nothing outside it is touched.
+  void render(const OrbitCamera& camera, const ViewportRect& viewport, const SimView& scene, const ViewSettings& view,
+              const RenderSettings& settings) const;
+  // Over an already drawn view: the scene's surfaces as a see-through ghost
+  // (front faces, `opacity`) and its strands, both in `tint` (sRGB): compare
+  // mode's overlay of the other lanes on the first.
+  void renderGhost(const OrbitCamera& camera, const ViewportRect& viewport, const SimView& scene,
+                   const ViewSettings& view, const RenderSettings& settings, glm::vec3 tint, float opacity) const;
 
  private:
   void drawBackground(const RenderSettings& settings) const;
@@ -109,8 +119,10 @@ class Renderer {
                   const RenderSettings& settings) const;
 
   // SimView parts (app/render/view_render.cpp).
+  // tint: every surface in this colour (compare mode's ghosts); null: the bodies' and sheets' own.
   void drawSimSurfaces(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
-                       const glm::mat4& viewProj, const RenderSettings& settings, bool ghost) const;
+                       const glm::mat4& viewProj, const RenderSettings& settings, bool ghost,
+                       const glm::vec3* tint = nullptr) const;
   void drawSimCells(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
                     const glm::mat4& viewProj, const RenderSettings& settings) const;
   void drawSimStrands(const SimView& scene, const OrbitCamera& camera, const glm::mat4& viewProj,

@@ -32,9 +32,38 @@ void setColorTables(const ShaderProgram& program, bool palette) {
 
 void Renderer::render(const OrbitCamera& camera, glm::ivec2 viewportSize, const SimView& scene, const ViewSettings& view,
                       const RenderSettings& settings) const {
+  render(camera, ViewportRect{glm::ivec2(0), viewportSize}, scene, view, settings);
+}
+
+void Renderer::renderGhost(const OrbitCamera& camera, const ViewportRect& viewport, const SimView& scene,
+                           const ViewSettings& view, const RenderSettings& settings, glm::vec3 tint,
+                           float opacity) const {
+  if (viewport.size.x <= 0 || viewport.size.y <= 0) return;
+  glViewport(viewport.origin.x, viewport.origin.y, viewport.size.x, viewport.size.y);
+  const float aspect = static_cast<float>(viewport.size.x) / static_cast<float>(viewport.size.y);
+  const glm::mat4 viewProj = camera.projectionMatrix(aspect) * camera.viewMatrix();
+  RenderSettings tinted = settings;
+  tinted.albedo = tint;
+  tinted.strandColor = tint;
+  ViewSettings ghost = view;
+  ghost.ghostOpacity = opacity;
+  ghost.mode = ViewMode::kShaded;
+  if (scene.surfaceCount() > 0) drawSimSurfaces(scene, ghost, camera, viewProj, tinted, true, &tint);
+  drawSimStrands(scene, camera, viewProj, tinted);
+  glDisable(GL_BLEND);
+  glDisable(GL_CULL_FACE);
+  glDepthMask(GL_TRUE);
+  glUseProgram(0);
+}
+
+void Renderer::render(const OrbitCamera& camera, const ViewportRect& viewport, const SimView& scene,
+                      const ViewSettings& view, const RenderSettings& settings) const {
+  const glm::ivec2 viewportSize = viewport.size;
   if (viewportSize.x <= 0 || viewportSize.y <= 0) return;
-  glViewport(0, 0, viewportSize.x, viewportSize.y);
-  glDisable(GL_SCISSOR_TEST);
+  glViewport(viewport.origin.x, viewport.origin.y, viewportSize.x, viewportSize.y);
+  // A cell of the framebuffer: the depth clear and the background stay inside it.
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(viewport.origin.x, viewport.origin.y, viewportSize.x, viewportSize.y);
   glDisable(GL_CULL_FACE);
   glDepthMask(GL_TRUE);
   glClearDepth(1.0);
@@ -63,12 +92,14 @@ void Renderer::render(const OrbitCamera& camera, glm::ivec2 viewportSize, const 
   }
   glDisable(GL_BLEND);
   glDisable(GL_CULL_FACE);
+  glDisable(GL_SCISSOR_TEST);
   glDepthMask(GL_TRUE);
   glUseProgram(0);
 }
 
 void Renderer::drawSimSurfaces(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,
-                               const glm::mat4& viewProj, const RenderSettings& settings, bool ghost) const {
+                               const glm::mat4& viewProj, const RenderSettings& settings, bool ghost,
+                               const glm::vec3* tint) const {
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
   meshProgram_.use();
@@ -88,6 +119,9 @@ void Renderer::drawSimSurfaces(const SimView& scene, const ViewSettings& view, c
     glDepthMask(GL_FALSE);
     glEnable(GL_CULL_FACE);  // front faces only: one layer of ghost, no sorting needed
     glCullFace(GL_BACK);
+    // A tinted ghost lies over a nearly coincident body (compare overlay): depth-tested
+    // it would z-fight with it, so it is laid over whole and the offsets read as fringes.
+    if (tint) glDisable(GL_DEPTH_TEST);
     meshProgram_.set("uAlpha", std::clamp(view.ghostOpacity, 0.0f, 1.0f));
   } else {
     glDisable(GL_BLEND);
@@ -98,9 +132,9 @@ void Renderer::drawSimSurfaces(const SimView& scene, const ViewSettings& view, c
   for (size_t i = 0; i < scene.surfaces_.size(); ++i) {
     const SimView::Surface& s = scene.surfaces_[i];
     const bool cloth = s.source.cloth;
-    meshProgram_.set("uAlbedo", cloth ? clothAlbedo(sheet, false) : bodyAlbedo(settings.albedo, int(i)));
-    meshProgram_.set("uBackAlbedo", clothAlbedo(sheet, true));
-    meshProgram_.set("uTwoTone", cloth ? 1 : 0);
+    meshProgram_.set("uAlbedo", tint ? *tint : cloth ? clothAlbedo(sheet, false) : bodyAlbedo(settings.albedo, int(i)));
+    meshProgram_.set("uBackAlbedo", tint ? *tint : clothAlbedo(sheet, true));
+    meshProgram_.set("uTwoTone", cloth && !tint ? 1 : 0);
     if (cloth) ++sheet;
     glBindVertexArray(s.vao.id());
     glDrawElements(GL_TRIANGLES, GLsizei(s.indexCount), GL_UNSIGNED_INT, nullptr);

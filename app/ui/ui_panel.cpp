@@ -117,8 +117,10 @@ bool drawMessages(const std::vector<UiMessage>& messages) {
 
 }  // namespace
 
+float panelRight() { return kPanelPosition.x * 2.0f + kPanelWidth; }
+
 float panelLensShift(float displayWidth) {
-  const float panelRight = kPanelPosition.x * 2.0f + kPanelWidth;
+  const float panelRight = tetlab::panelRight();
   if (displayWidth < 2.5f * panelRight) return 0.0f;
   // Centre of [panelRight, width] in NDC: ((panelRight + width) / 2) / width * 2 - 1.
   return panelRight / displayWidth;
@@ -127,7 +129,8 @@ float panelLensShift(float displayWidth) {
 float viewCenterX(float displayWidth) { return 0.5f * (panelLensShift(displayWidth) + 1.0f) * displayWidth; }
 
 UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSettings& view,
-                      ScenePanelState& sceneState, RecordUiState& recordState, PanelLayout& layout) {
+                      ScenePanelState& sceneState, RecordUiState& recordState, CompareUiState& compareState,
+                      PanelLayout& layout) {
   UiActions actions;
   ImGui::SetNextWindowPos(ImVec2(kPanelPosition.x, kPanelPosition.y), ImGuiCond_FirstUseEver);
   const float height = std::max(200.0f, in.displaySize.y - 2.0f * kPanelPosition.y - 36.0f);
@@ -158,6 +161,7 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
     const bool numbersShown = section(layout, "Numbers and plots", "numbers", true);
     if (numbersShown) drawNumbersPanel(s, in.timer);
     s.setStageTiming(numbersShown);  // device profiling events only while the table is on screen
+    if (section(layout, "Compare solvers", "compare", false)) actions.compare = drawComparePanel(in.compare, compareState);
   }
   if (section(layout, "View", "view", false)) {
     drawViewControls(view);

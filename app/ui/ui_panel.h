@@ -13,6 +13,7 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
+#include "app/ui/compare_panel.h"
 #include "app/ui/frame_timer.h"
 #include "app/ui/panel_sections.h"
 #include "app/opencl_status.h"
@@ -71,6 +72,7 @@ struct UiPanelInput {
   bool ffmpegAvailable = false;
   glm::vec2 displaySize{0.0f};
   std::string glInterop;  // how OpenCL results reach GL right now ("" = no OpenCL drawing)
+  ComparePanelInput compare;
 };
 
 struct UiActions {
@@ -80,10 +82,15 @@ struct UiActions {
   SolverPanelActions solver;
   ScenePanelActions scene;
   RecordUiActions record;
+  CompareActions compare;
 };
 
 UiActions drawUiPanel(const UiPanelInput& input, RenderSettings& settings, ViewSettings& view,
-                      ScenePanelState& sceneState, RecordUiState& recordState, PanelLayout& layout);
+                      ScenePanelState& sceneState, RecordUiState& recordState, CompareUiState& compareState,
+                      PanelLayout& layout);
+
+// The panel's right edge [display units]: compare mode's split cells start there.
+float panelRight();
 
 // One line at the bottom of the 3D view saying how to drag, pin, step and move
 // the camera, centred on the area the panel leaves free.

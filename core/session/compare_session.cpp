@@ -115,6 +115,8 @@ void CompareSession::copySceneSettings() {
     next.vbd = own.vbd;
     next.avbd = own.avbd;
     s.settings() = std::move(next);
+    // A collider moved or a material edited through the primary did work on every lane.
+    if (primary.externallyForced()) s.markExternalWork();
     s.mouse() = lanes_[0].session->mouse();
     s.slowMotion = primary.slowMotion;
     s.setXpbdAutoRaise(primary.xpbdAutoRaise());
@@ -127,6 +129,11 @@ void CompareSession::setPaused(bool paused) {
 }
 
 void CompareSession::advance(int steps) {
+  // The panels and keys pause and step the primary: its clock is the lanes'
+  // (unless it blew up, and is held where it stopped while the others go on).
+  SimSession& primary = *lanes_[0].session;
+  if (!primary.blownUp()) paused_ = primary.paused();
+  if (primary.takeSingleStep()) singleStep_ = true;
   if (paused_) {
     if (!singleStep_) return;
     steps = 1;

@@ -35,6 +35,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/cpu/vbd_solver.h"
@@ -92,6 +93,9 @@ class SimSession {
   bool paused() const { return paused_; }
   void setPaused(bool paused) { paused_ = paused; }
   void requestSingleStep() { singleStep_ = true; }
+  // A single step asked of this session, handed to whoever steps it instead
+  // (compare mode steps the lanes together); clears the request.
+  bool takeSingleStep() { return std::exchange(singleStep_, false); }
   // Each frame advances slowMotion * dt of simulated time (1 = real time) [-], in (0, 1].
   float slowMotion = 1.0f;
 
