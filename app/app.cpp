@@ -174,8 +174,8 @@ void App::newFrame() {
 
 void App::drawUi() {
   const glm::vec2 display = displaySize();
-  UiPanelInput input{timer_, options_.opencl, messages_, glVersion_, session_.get(), {}, {}, false, 0, false, 0,
-                     false, display, {}, {}};
+  UiPanelInput input{timer_, options_.opencl, messages_, glVersion_, session_.get(), nullptr, {}, {}, {}, false, 0,
+                     false, 0, false, display, {}, {}};
   ScenePanelInput& scene = input.scene;
   scene.presets = &presets_;
   if (session_) {
@@ -215,6 +215,11 @@ void App::drawUi() {
   input.compare.view = compareView_;
   input.compare.openClAvailable = options_.opencl.chosen.has_value();
   input.compare.lastPickedVertex = lastPickedVertex_;
+  if (compare_) {
+    const size_t lane = std::min(size_t(std::max(compareUi_.parametersLane, 0)), compare_->laneCount() - 1);
+    input.parametersLane = &compare_->lane(lane);
+    input.parametersLaneLabel = std::to_string(lane + 1) + " " + compare_->laneLabel(lane);
+  }
 
   const UiActions actions = drawUiPanel(input, settings_, view_, scenePanel_, recordUi_, compareUi_, panelLayout_);
   drawViewportHint(display);

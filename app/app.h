@@ -124,6 +124,8 @@ class App {
   void applyCamera(const CameraSpec& spec);
   CameraSpec currentCamera() const;
   Status switchBackend(Backend backend);
+  // The OpenCL context on the chosen device (GL-sharing where it can), made once.
+  Status ensureClContext();
   // No --backend: OpenCL when a device works, else stay on the CPU reference and say why.
   void startOnBestBackend();
   void syncGpuRendering();

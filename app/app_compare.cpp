@@ -17,6 +17,12 @@ Status App::startCompare(CompareSpec spec) {
   stopGpuRendering();  // every lane draws from its host positions, lane 0 too
   session_->reset();   // every lane from the initial state (the pins stay)
   const Backend backend = session_->backend();
+  // OpenCL lanes, and the automatic reference (on a device where there is one), need the context.
+  bool wantsDevice = spec.autoReference || backend == Backend::OpenCl;
+  for (const LaneSpec& lane : spec.lanes) wantsDevice |= lane.backend == Backend::OpenCl;
+  if (spec.reference) wantsDevice |= spec.reference->backend == Backend::OpenCl;
+  if (wantsDevice && options_.opencl.chosen)
+    if (Status s = ensureClContext(); !s) reportNotice(s.error().message);
   Result<std::unique_ptr<CompareSession>> made =
       CompareSession::create(*session_, spec, clContext_ ? &*clContext_ : nullptr, backend);
   if (!made) {
@@ -163,6 +169,9 @@ void App::applyCompareActions(const CompareActions& a) {
   if (!compare_) return;
   if (a.equalCostMs) compare_->setEqualCostMs(*a.equalCostMs);
   if (a.probe) compare_->setProbe(*a.probe);
+  if (a.setLane)
+    if (Status s = compare_->setLane(a.setLane->first, a.setLane->second); !s)
+      reportError("lane " + std::to_string(a.setLane->first + 1) + ": " + s.error().message);
 }
 
 void App::togglePause() {

@@ -172,21 +172,26 @@ void App::startOnBestBackend() {
   std::fprintf(stderr, "tetlab: %s\n", notice.c_str());
 }
 
+Status App::ensureClContext() {
+  if (clContext_) return Ok{};
+  if (!options_.opencl.chosen)
+    return Error{"no OpenCL device: " + (options_.opencl.error.empty() ? std::string("none found")
+                                                                       : options_.opencl.error)};
+  ClContextOptions o;
+  o.choice = *options_.opencl.chosen;
+  // Ask for a GL-sharing context; createClContext falls back to a plain one
+  // (and says why) when the device or driver cannot share.
+  o.glSharingProperties = glxSharingProperties(window_->handle());
+  Result<ClContext> ctx = createClContext(o);
+  if (!ctx) return Error{"cannot create the OpenCL context: " + ctx.error().message};
+  clContext_ = std::move(*ctx);
+  return Ok{};
+}
+
 Status App::switchBackend(Backend backend) {
   if (!session_) return Ok{};
-  if (backend == Backend::OpenCl && !clContext_) {
-    if (!options_.opencl.chosen)
-      return Error{"no OpenCL device: " + (options_.opencl.error.empty() ? std::string("none found")
-                                                                         : options_.opencl.error)};
-    ClContextOptions o;
-    o.choice = *options_.opencl.chosen;
-    // Ask for a GL-sharing context; createClContext falls back to a plain one
-    // (and says why) when the device or driver cannot share.
-    o.glSharingProperties = glxSharingProperties(window_->handle());
-    Result<ClContext> ctx = createClContext(o);
-    if (!ctx) return Error{"cannot create the OpenCL context: " + ctx.error().message};
-    clContext_ = std::move(*ctx);
-  }
+  if (backend == Backend::OpenCl)
+    if (Status s = ensureClContext(); !s) return s;
   Status s = session_->setBackend(backend, clContext_ ? &*clContext_ : nullptr);
   for (const std::string& n : session_->takeNotices()) reportNotice(n);
   return s;

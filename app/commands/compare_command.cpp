@@ -93,15 +93,22 @@ int runCompareCommand(const CompareArgs& args) {
   for (const LaneSpec& lane : spec->lanes) needsOpenCl |= lane.backend == Backend::OpenCl;
   if (spec->reference) needsOpenCl |= spec->reference->backend == Backend::OpenCl;
   std::optional<ClContext> context;
-  if (needsOpenCl) {
+  // The automatic reference runs on a device when one works (CompareSession::create); without one, on the CPU.
+  if (needsOpenCl || spec->autoReference) {
     auto env = readDeviceChoiceEnv();
     if (!env) return fail(env.error().message);
     ClContextOptions options;
     options.choice = *env;
     Result<ClContext> made = createClContext(options);
-    if (!made) return fail("OpenCL: " + made.error().message);
-    context = std::move(*made);
-    std::cout << "tetlab compare: OpenCL device " << describeDevice(context->info) << "\n";
+    if (made) {
+      context = std::move(*made);
+      std::cout << "tetlab compare: OpenCL device " << describeDevice(context->info) << "\n";
+    } else if (needsOpenCl) {
+      return fail("OpenCL: " + made.error().message);
+    } else {
+      std::cout << "tetlab compare: no OpenCL device (" << made.error().message
+                << "): the automatic reference runs on the CPU\n";
+    }
   }
 
   const std::string name = scene->desc.name;

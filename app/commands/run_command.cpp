@@ -19,6 +19,7 @@
 #include "core/sim/convergence.h"
 #include "core/scene/enum_names.h"
 #include "core/sim/energy.h"
+#include "core/sim/pin_animator.h"
 #include "core/sim/presets.h"
 #include "core/sim/solver_settings.h"
 #include "core/sim/simulator.h"
@@ -128,10 +129,12 @@ int runRunCommand(const RunArgs& args) {
   // Fidelity flags (core/sim/convergence.h): under-converged VBD/AVBD steps,
   // and the energy rising above its start. A run has no mouse and no moving
   // colliders or pins, so it is unforced, damped or not (damping only removes
-  // energy), unless the wind blows on a sheet or strands.
+  // energy), unless the wind blows on a sheet or strands or a force field pushes.
   const EnergyReport e0 = computeEnergy(model, settings, state);
   const double energyScale = sceneEnergyScale(model, settings.step, e0);
-  const bool unforced = !windDoesWork(settings.wind, model);
+  // Keyed pins move the bodies: work from outside, like the wind and the fields.
+  const bool unforced = !windDoesWork(settings.wind, model) && !fieldsDoWork(settings.forceFields) &&
+                        scene->animatedPins.empty();
   int underConverged = 0, convergenceFrames = 0;
   int shareFrames = 0, shareLow = 0;  // XPBD: frames measured, and under-converged (checkXpbdForceShare)
   double lowestShare = INFINITY;
@@ -141,7 +144,22 @@ int runRunCommand(const RunArgs& args) {
   // Resident memory early in the run (after the first frames' allocations) and at its end.
   const int earlyFrame = std::min(kSoakEarlyFrame, std::max(1, args.frames / 2));
   std::optional<uint64_t> earlyResident;
+  // Keyed pins (core/sim/pin_animation.h): moved to the frame's end pose, let go at their time.
+  PinAnimator pins;
+  const std::vector<AnimatedPins>& animated = scene->animatedPins;
   for (int frame = 1; frame <= args.frames; ++frame) {
+    if (!animated.empty()) {
+      const double end = sim->time() + double(settings.step.dt);
+      const std::vector<size_t> due = pins.dueReleases(animated, end);
+      if (!due.empty()) {
+        const double time = state.time;
+        if (Status st = sim->readState(state); !st) return fail("releasing keyed pins: " + st.error().message);
+        for (size_t k : due) unpinVertices(model, state, animated[k].vertices);
+        state.time = time;
+        if (Status st = sim->writeState(state); !st) return fail("releasing keyed pins: " + st.error().message);
+      }
+      if (Status st = pins.move(animated, end, state, *sim); !st) return fail("moving keyed pins: " + st.error().message);
+    }
     if (Status st = stepFrame(*sim, model, settings, csv.is_open(), state, diag); !st)
       return fail("OpenCL backend, frame " + std::to_string(frame) + ": " + st.error().message);
     if (!diag.finite) {

@@ -154,11 +154,39 @@ std::vector<std::vector<PlotCurve>> collectCurves(const CompareSession& c, int w
   return plots;
 }
 
-void drawLaneTable(const CompareSession& c) {
+// Per lane: its label, time, error and flags; the budget of lanes 2.. (lane
+// 1's is the Simulation section's) and which lane the parameters section edits.
+void drawLaneTable(const CompareSession& c, CompareUiState& state, CompareActions& actions) {
+  state.parametersLane = std::clamp(state.parametersLane, 0, int(c.laneCount()) - 1);
   for (size_t i = 0; i < c.laneCount(); ++i) {
     const SimSession& s = c.lane(i);
     const glm::vec3 col = laneColor(i);
+    ImGui::PushID(int(i));
+    ImGui::RadioButton("##params", &state.parametersLane, int(i));
+    itemTooltip("Edit this lane's solver parameters in the \"Solver parameters\" section.");
+    ImGui::SameLine();
     ImGui::TextColored(ImVec4(col.x, col.y, col.z, 1.0f), "%zu %s", i + 1, c.laneLabel(i).c_str());
+    if (i > 0) {
+      LaneSpec spec = c.laneSpec(i);
+      int sub = spec.substeps, it = spec.iterations;
+      ImGui::TextUnformatted("   budget");
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(60);
+      const bool subEdited = ImGui::InputInt("##sub", &sub, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
+      itemTooltip("Substeps per frame [-] (Enter applies).");
+      ImGui::SameLine();
+      ImGui::TextUnformatted("x");
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(50);
+      const bool itEdited = ImGui::InputInt("##it", &it, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
+      itemTooltip("Iterations per substep [-] (Enter applies).");
+      if (subEdited || itEdited) {
+        spec.substeps = std::clamp(sub, 1, kMaxLaneSubsteps);
+        spec.iterations = std::clamp(it, 1, kMaxLaneIterations);
+        actions.setLane = std::make_pair(i, spec);
+      }
+    }
+    ImGui::PopID();
     if (c.error(i).valid() && !c.isReference(i))
       ImGui::Text("   %.2f ms   error RMS %.2g m, max %.2g m", s.lastStepWallMs(), c.error(i).rms, c.error(i).max);
     else
@@ -244,7 +272,7 @@ CompareActions drawComparePanel(const ComparePanelInput& input, CompareUiState& 
   itemTooltip("All lanes in one view: lane 1 shaded, the others as ghosts in their colour.");
   ImGui::SameLine();
   if (ImGui::Button("stop comparing")) actions.stop = true;
-  drawLaneTable(c);
+  drawLaneTable(c, state, actions);
   bool equalCost = c.spec().equalCostMs > 0.0f;
   if (ImGui::Checkbox("equal cost", &equalCost)) actions.equalCostMs = equalCost ? state.equalCostMs : 0.0f;
   itemTooltip("Give every lane the same time per frame; each picks its iterations to fit, every 10 frames.");

@@ -8,6 +8,7 @@
 // It edits only its own state and returns what the user asked for.
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "app/ui/multi_plot.h"
@@ -31,6 +32,7 @@ struct CompareUiState {
   Lane referenceLane{2, 20, 40, 0};
   bool equalCost = false;
   float equalCostMs = 10.0f;
+  int parametersLane = 0;        // whose solver parameters the "Solver parameters" section edits
   int probeVertex = 0;
   bool probeIsVertex = false;
   // Plot history: frozen copies while paused by the user, and how many of the last frames to show.
@@ -45,6 +47,7 @@ struct CompareActions {
   std::optional<CompareView> view;
   std::optional<float> equalCostMs;  // 0 = off
   std::optional<std::optional<uint32_t>> probe;  // a vertex, or (nullopt) the centre of mass
+  std::optional<std::pair<size_t, LaneSpec>> setLane;  // a lane's new solver budget
 };
 
 struct ComparePanelInput {

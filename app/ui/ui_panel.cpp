@@ -5,6 +5,8 @@
 
 #include <imgui.h>
 
+#include "app/ui/force_field_panel.h"
+#include "app/ui/keyed_pins_panel.h"
 #include "app/ui/numbers_panel.h"
 
 namespace tetlab {
@@ -150,13 +152,22 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
       const SolverPanelActions more = drawSolverControls(s, in.solver);
       if (more.backend) actions.solver.backend = more.backend;
     }
-    if (section(layout, "Solver parameters", "parameters", true)) drawSolverParameters(s);
+    if (section(layout, "Solver parameters", "parameters", true)) {
+      if (in.parametersLane && in.parametersLane != in.session) {
+        ImGui::TextColored(kChosenColor, "editing lane %s", in.parametersLaneLabel.c_str());
+        drawSolverParameters(*in.parametersLane);
+      } else {
+        drawSolverParameters(s);
+      }
+    }
     if (section(layout, "Constraints", "constraints", false)) drawConstraintToggles(s);
     if (section(layout, "Materials", "materials", false)) drawMaterials(s);
     if (section(layout, "Colliders", "colliders", false))
       actions.scene.addMeshCollider = drawColliders(s, sceneState.colliderMeshPath, sizeof(sceneState.colliderMeshPath));
     if (section(layout, "Wind (cloth, strands)", "wind", false)) drawWind(s);
     if (section(layout, "Motion and separation spheres", "spheres", false)) drawSpheres(s);
+    if (section(layout, "Force fields", "fields", false)) drawForceFields(s);
+    if (section(layout, "Keyed pins", "keys", false)) drawKeyedPins(s);
     if (section(layout, "Mouse drag", "drag", false)) drawMouseSpring(s);
     const bool numbersShown = section(layout, "Numbers and plots", "numbers", true);
     if (numbersShown) drawNumbersPanel(s, in.timer);

@@ -63,6 +63,9 @@ struct UiPanelInput {
   const std::vector<UiMessage>& messages;
   std::string glVersion;
   SimSession* session = nullptr;  // null while no scene is loaded
+  // Compare mode: the lane whose solver parameters the parameters section edits (null: session).
+  SimSession* parametersLane = nullptr;
+  std::string parametersLaneLabel;
   ScenePanelInput scene;
   SolverPanelInput solver;
   bool recording = false;

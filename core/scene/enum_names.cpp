@@ -36,11 +36,14 @@ constexpr EnumName<ColliderList> kColliderLists[] = {
 constexpr EnumName<GpuSchedule> kSchedules[] = {
     {GpuSchedule::Auto, "auto"}, {GpuSchedule::PerColor, "per_color"}, {GpuSchedule::OneGroup, "one_group"}};
 constexpr EnumName<CompareView> kCompareViews[] = {{CompareView::Split, "split"}, {CompareView::Overlay, "overlay"}};
+constexpr EnumName<ForceFieldKind> kFieldKinds[] = {
+    {ForceFieldKind::Directional, "directional"}, {ForceFieldKind::Radial, "radial"}, {ForceFieldKind::Vortex, "vortex"}};
 
 }  // namespace
 
 std::span<const EnumName<SolverKind>> solverKindNames() { return kSolvers; }
 std::span<const EnumName<CompareView>> compareViewNames() { return kCompareViews; }
+std::span<const EnumName<ForceFieldKind>> forceFieldKindNames() { return kFieldKinds; }
 std::span<const EnumName<GpuSchedule>> gpuScheduleNames() { return kSchedules; }
 std::span<const EnumName<ColliderList>> colliderListNames() { return kColliderLists; }
 std::span<const EnumName<PbdScheme>> pbdSchemeNames() { return kSchemes; }

@@ -36,6 +36,7 @@ std::span<const EnumName<BodySource>> bodySourceNames();
 std::span<const EnumName<BodyKindChoice>> bodyKindNames();            // mesh box sphere torus
 std::span<const EnumName<GpuSchedule>> gpuScheduleNames();
 std::span<const EnumName<CompareView>> compareViewNames();            // split overlay
+std::span<const EnumName<ForceFieldKind>> forceFieldKindNames();      // directional radial vortex
 std::span<const EnumName<ColliderList>> colliderListNames();        // ground planes spheres ... meshes          // auto per_color one_group
 
 template <class E>

@@ -310,6 +310,20 @@ Status addPinFollowers(const SceneDesc& desc, std::span<const BodyRange> bodies,
     const std::vector<PinRegion>& regions = body.pins;
     for (size_t r = 0; r < regions.size(); ++r) {
       const PinRegion& region = regions[r];
+      if (region.animation.active()) {
+        // Keyed pins (core/sim/pin_animation.h): the region's pinned vertices and their rest places.
+        AnimatedPins a;
+        a.body = uint32_t(i);
+        a.region = uint32_t(r);
+        a.animation = region.animation;
+        a.pivot = region.animation.pivotSet ? region.animation.pivot : 0.5f * (region.min + region.max);
+        for (uint32_t v = bodies[i].vertexBegin; v < bodies[i].vertexEnd; ++v)
+          if (pinned[v] && region.contains(m.restPositions[v])) {
+            a.vertices.push_back(v);
+            a.rest.push_back(m.restPositions[v]);
+          }
+        if (!a.vertices.empty()) scene.animatedPins.push_back(std::move(a));
+      }
       if (!region.follow.valid()) continue;
       Result<ColliderFrame> frame =
           followedFrame(colliders, region.follow, scenePrefix + body.name + "', pins[" + std::to_string(r) + "].follow");

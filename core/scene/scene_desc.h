@@ -19,6 +19,7 @@
 #include "core/scene/compare_spec.h"
 #include "core/model/generators.h"
 #include "core/model/material.h"
+#include "core/sim/pin_animation.h"
 #include "core/sim/pin_followers.h"
 #include "core/sim/solver_settings.h"
 
@@ -123,6 +124,7 @@ struct BodyTransform {
 // (core/sim/pin_followers.h).
 struct PinRegion : Region {
   ColliderRef follow;
+  PinAnimation animation;  // keyframed motion and release (core/sim/pin_animation.h); none: pinned in place
   PinRegion() = default;
   PinRegion(Region r, ColliderRef f = {}) : Region(r), follow(f) {}  // NOLINT: a plain region pins in place
   PinRegion(glm::vec3 lo, glm::vec3 hi) : Region{lo, hi} {}

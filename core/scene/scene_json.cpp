@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "core/scene/compare_json.h"
+#include "core/scene/pin_animation_json.h"
 #include "core/scene/settings_json.h"
 
 namespace tetlab {
@@ -167,6 +168,7 @@ JsonOut writeBody(const BodySpec& b) {
     JsonOut r = writeRegion(p);
     if (p.follow.valid())
       r["follow"] = {{"collider", std::string(enumName(colliderListNames(), p.follow.list))}, {"index", p.follow.index}};
+    writePinAnimation(p.animation, r);
     pins.push_back(r);
   }
   out["pins"] = pins;
@@ -333,6 +335,10 @@ void readBody(JsonObject o, size_t index, BodySpec& b) {
   readRegions(o, "pins", [&](JsonObject& item, const Region& r) {
     PinRegion pin(r);
     if (auto f = item.object("follow")) readColliderRef(*f, pin.follow);
+    readPinAnimation(item, pin.animation);
+    if (pin.follow.valid() && pin.animation.active())
+      JsonObject::fail(item.path(), "a pin region follows a collider or its own keys, not both: remove \"follow\" or "
+                                    "the keys and release_at");
     b.pins.push_back(pin);
   });
   readRegions(o, "density_regions", [&](JsonObject& item, const Region& r) {

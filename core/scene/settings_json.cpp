@@ -353,6 +353,17 @@ void writeSolverSettings(const SolverSettings& s, Out& out) {
                     {"separation", sp.separation},
                     {"separation_radius", jsonFloat(sp.separationRadius)},
                     {"stiffness", jsonFloat(sp.stiffness)}};
+  JsonOut fields = JsonOut::array();
+  for (const ForceField& f : s.forceFields.fields)
+    fields.push_back({{"enabled", f.enabled},
+                      {"kind", enumName(forceFieldKindNames(), f.kind)},
+                      {"center", jsonVec3(f.center)},
+                      {"direction", jsonVec3(f.direction)},
+                      {"strength", jsonFloat(f.strength)},
+                      {"radius", jsonFloat(f.radius)},
+                      {"falloff", jsonFloat(f.falloff)},
+                      {"per_mass", f.perMass}});
+  out["force_fields"] = fields;
 }
 
 namespace {
@@ -391,6 +402,20 @@ void readSolverSettings(JsonObject& root, SolverSettings& s) {
   if (auto o = root.object("body_contacts")) readBodyContacts(*o, s.bodyContacts);
   if (auto o = root.object("wind")) readWind(*o, s.wind);
   if (auto o = root.object("spheres")) readSpheres(*o, s.spheres);
+  readArray(root, "force_fields", s.forceFields.fields, [](JsonObject& f, ForceField& v) {
+    v = ForceField{};
+    f.read("enabled", v.enabled);
+    f.readEnum("kind", v.kind, forceFieldKindNames());
+    f.read("center", v.center);
+    f.read("direction", v.direction);
+    f.read("strength", v.strength);
+    f.read("radius", v.radius, NumberRange::nonNegative());
+    f.read("falloff", v.falloff, NumberRange::closed(0.0, 16.0));
+    f.read("per_mass", v.perMass);
+    if (v.kind != ForceFieldKind::Radial && !(glm::length(v.direction) > 1e-6f))
+      JsonObject::fail(f.path() + "/direction",
+                       "must be a non-zero vector (a directional field's push, a vortex's axis)");
+  });
 }
 
 }  // namespace tetlab

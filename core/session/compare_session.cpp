@@ -27,7 +27,12 @@ float stiffestMaterial(const SimModel& m) {
 
 Result<std::unique_ptr<CompareSession>> CompareSession::create(SimSession& primary, CompareSpec spec,
                                                                const ClContext* context, Backend defaultBackend) {
-  if (spec.autoReference && !spec.reference) spec.reference = autoReferenceLane(spec.lanes, stiffestMaterial(primary.model()));
+  if (spec.autoReference && !spec.reference) {
+    spec.reference = autoReferenceLane(spec.lanes, stiffestMaterial(primary.model()));
+    // On the faster backend where there is one: a device runs VBD's colours in parallel
+    // (docs/benchmarks.md: on PoCL here too).
+    if (context) spec.reference->backend = Backend::OpenCl;
+  }
   if (Status s = validateCompareSpec(spec); !s) return s.error();
   std::unique_ptr<CompareSession> c(new CompareSession());
   c->spec_ = spec;

@@ -52,6 +52,7 @@ class CompareSession {
   // must outlive this. The lanes and reference start from the primary's state
   // now. OpenCL lanes need `context` (may be null: they then fail with a
   // message); a lane without a backend of its own runs on `defaultBackend`.
+  // The automatic reference runs on OpenCL when there is a context.
   static Result<std::unique_ptr<CompareSession>> create(SimSession& primary, CompareSpec spec, const ClContext* context,
                                                         Backend defaultBackend);
 

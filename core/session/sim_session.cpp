@@ -146,6 +146,7 @@ void SimSession::stepFrame() {
   Simulator& sim = active();
   sim.setAttachment(state_.mouse);  // stiffness and force cap may have changed (mouse())
   moveFollowers(sim);
+  moveAnimatedPins(state_.time + double(s.step.dt));
   updateSpheres(sim);
   const auto start = std::chrono::steady_clock::now();
   stepActive(sim, s);
@@ -175,6 +176,22 @@ void SimSession::moveFollowers(Simulator& sim) {
     if (Status st = sim.moveKinematic(followIds_, followPositions_); !st)
       notice("moving the pins that follow a collider failed: " + st.error().message);
   }
+}
+
+void SimSession::moveAnimatedPins(double time) {
+  const std::vector<AnimatedPins>& all = animatedPins();
+  if (all.empty()) return;
+  const std::vector<size_t> due = pinAnimator_.dueReleases(all, time);
+  if (!due.empty()) {
+    // Let go: the vertices get their mass back where they are, with the keyed motion's velocity.
+    if (backend_ == Backend::OpenCl) (void)pullFromDevice();
+    for (size_t k : due) unpinVertices(model(), state_, all[k].vertices);
+    sphereRigStale_ = true;
+    pushToCpu();
+    if (backend_ == Backend::OpenCl) (void)pushToDevice();
+  }
+  if (Status st = pinAnimator_.move(all, time, state_, active()); !st)
+    notice("moving the keyed pins failed: " + st.error().message);
 }
 
 void SimSession::updateSpheres(Simulator& sim) {
@@ -291,7 +308,8 @@ void SimSession::afterStep() {
   if (violationFresh_) series_.maxViolation.push(diag_.maxViolation);
   if (!diag_.residualHistory.empty()) series_.residual.push(diag_.residual);
   if (!diag_.warning.empty() && diag_.warning != lastWarning_) notice("warning: " + diag_.warning);
-  if (state_.mouse.active || settings_.step.gravity != gravity0_ || windDoesWork(settings_.wind, model()))
+  if (state_.mouse.active || settings_.step.gravity != gravity0_ || windDoesWork(settings_.wind, model()) ||
+      fieldsDoWork(settings_.forceFields) || !animatedPins().empty())  // keyed pins move the bodies
     forced_ = true;
   convergence_ = checkConvergence(settings_.solver, settings_.step, substepsUsed(), diag_.residual);
   if (convergence_.underConverged) ++underConvergedFrames_;
@@ -345,9 +363,14 @@ void SimSession::reset() {
   std::vector<uint32_t> pinned;
   for (uint32_t i = 0; i < state_.x.size(); ++i)
     if (state_.x[i].w == 0.0f) pinned.push_back(i);
+  // Keyed pins let go at their release time hold again (the release is part of the run, not an edit).
+  for (size_t k = 0; k < animatedPins().size(); ++k)
+    if (pinAnimator_.released(k))
+      pinned.insert(pinned.end(), animatedPins()[k].vertices.begin(), animatedPins()[k].vertices.end());
   const Attachment mouse = state_.mouse;
   state_ = makeInitialState(built());
   sphereRigStale_ = true;
+  pinAnimator_.reset();  // released keyed pins hold again
   for (uint32_t i = 0; i < state_.x.size(); ++i) state_.x[i].w = 1.0f / model().mass[i];
   pinVertices(state_, pinned);
   state_.mouse = mouse;
@@ -564,6 +587,10 @@ SceneDesc SimSession::describe() const {
   d.settings = settings_;
   d.mouse = mouse_;
   for (size_t b = 0; b < d.bodies.size() && b < model().materials.size(); ++b) d.bodies[b].material = model().materials[b];
+  // The keys as edited in the panel.
+  for (const AnimatedPins& a : animatedPins())
+    if (a.body < d.bodies.size() && a.region < d.bodies[a.body].pins.size())
+      d.bodies[a.body].pins[a.region].animation = a.animation;
   // Pins: the difference between the current pinned set and the regions' pins.
   std::vector<uint8_t> region(model().vertexCount(), 0);
   for (uint32_t v : built().regionPins) region[v] = 1;

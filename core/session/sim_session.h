@@ -45,6 +45,7 @@
 #include "core/scene/scene_build.h"
 #include "core/scene/scene_desc.h"
 #include "core/sim/diagnostics.h"
+#include "core/sim/pin_animator.h"
 #include "core/session/series.h"
 #include "core/sim/simulator.h"
 #include "core/sim/sphere_constraints.h"
@@ -137,6 +138,9 @@ class SimSession {
   bool isPinned(uint32_t vertex) const { return vertex < state_.x.size() && state_.x[vertex].w == 0.0f; }
   // Pins the vertex where it is now, or gives it its mass back.
   void togglePin(uint32_t vertex);
+  // Keyed pin regions (shared by compare lanes): edits apply from the next frame.
+  std::vector<AnimatedPins>& animatedPins() { return shared_->built.scene.animatedPins; }
+  const std::vector<AnimatedPins>& animatedPins() const { return shared_->built.scene.animatedPins; }
   // Mouse drag (State::mouse): weights over model vertices, target [m].
   void beginDrag(const std::vector<uint32_t>& vertices, const std::vector<float>& weights, glm::vec3 target);
   void moveDrag(glm::vec3 target);
@@ -217,6 +221,9 @@ class SimSession {
   void stepActive(Simulator& sim, const SolverSettings& s);
   // Pins that follow a collider to where it is now (core/sim/pin_followers.h).
   void moveFollowers(Simulator& sim);
+  // Keyed pins to their pose at `time` (the end of the frame about to run), and
+  // the ones whose release time has come let go (core/sim/pin_animation.h).
+  void moveAnimatedPins(double time);
   // This frame's motion and separation spheres to the active backend (core/sim/sphere_constraints.h).
   void updateSpheres(Simulator& sim);
   // Builds the device energy kernels for gpu_ (a notice on failure: the host
@@ -253,6 +260,7 @@ class SimSession {
   uint64_t massesSeen_ = 0, materialsSeen_ = 0;
   std::vector<glm::vec3> followTargets_, followPositions_;  // moveFollowers scratch
   std::vector<uint32_t> followIds_;
+  PinAnimator pinAnimator_;  // keyed pins: moved before each frame, let go at their time (until a reset)
   SphereRig sphereRig_;
   bool sphereRigStale_ = true, haveSphereTargets_ = false, spheresSent_ = false;
   std::vector<glm::vec4> sphereMotion_, sphereSeparation_;  // last frame's targets

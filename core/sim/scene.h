@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/model/sim_model.h"
+#include "core/sim/pin_animation.h"
 #include "core/sim/pin_followers.h"
 #include "core/sim/solver_settings.h"
 #include "core/sim/state.h"
@@ -18,6 +19,7 @@ struct Scene {
   SolverSettings settings;        // colliders and constraint toggles for the scene
   std::vector<uint32_t> pinned;   // vertices to pin (w = 0) in a new state
   std::vector<PinFollower> followers;  // pinned vertices that ride on a collider (a subset of pinned)
+  std::vector<AnimatedPins> animatedPins;  // pinned vertices that follow keys or are let go (a subset of pinned)
 };
 
 // makeState(scene.model) with scene.pinned pinned.

@@ -10,6 +10,7 @@
 #include "core/cpu/xpbd_params.h"
 #include "core/sim/body_contact_params.h"
 #include "core/sim/colliders.h"
+#include "core/sim/force_fields.h"
 #include "core/sim/sphere_settings.h"
 #include "core/sim/step_settings.h"
 #include "core/sim/wind.h"
@@ -28,6 +29,7 @@ struct SolverSettings {
   BodyContactParams bodyContacts;
   WindSettings wind;  // on cloth sheets
   SphereSettings spheres;  // NvCloth's motion and separation spheres, on sheets and strands
+  ForceFields forceFields;  // directional, radial and vortex fields on every body
 };
 
 }  // namespace tetlab

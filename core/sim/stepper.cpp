@@ -8,6 +8,7 @@
 
 #include "shaders/cl/common/compat_cpp.h"  // before any .clh
 #include "shaders/cl/common/step_integrate.clh"
+#include "shaders/cl/common/force_fields.clh"
 #include "shaders/cl/common/wind.clh"
 
 #include "core/sim/body_contact_detection.h"
@@ -96,9 +97,15 @@ void stepSimulation(const SimModel& model, const SolverSettings& settings, Solve
   std::vector<glm::uvec4> windTriangles;
   std::vector<glm::vec3> windDv;
   if (wind) windTriangles = packWindElements(model);
+  const std::vector<glm::vec4> fields = packForceFields(settings.forceFields);
+  const uint32_t fieldCount = uint32_t(fields.size() / TL_FIELD_STRIDE);
   for (int s = 0; s < substeps; ++s) {
     auto t0 = Clock::now();
     if (wind) applyWind(model, settings.wind, state.time, h, windTriangles, windDv, state);
+    // Force fields: the same kick as step_fields, from x at the substep's start.
+    for (size_t i = 0; i < n && fieldCount > 0; ++i)
+      state.v[i] += glm::vec4(clm::field_vertex_dv(glm::vec3(state.x[i]), state.x[i].w, fields.data(), fieldCount, h),
+                              0.0f);
     for (size_t i = 0; i < n; ++i) {
       const glm::vec4 x = state.x[i];
       state.xPrev[i] = x;

@@ -4,6 +4,7 @@
 
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/launch.h"
+#include "core/sim/force_fields.h"
 #include "core/sim/sphere_constraints.h"
 #include "core/sim/stepper.h"
 
@@ -16,7 +17,7 @@ constexpr uint32_t kAllFinite = 0xffffffffu;  // STEP_ALL_FINITE in step_common.
 Result<GpuStepper> GpuStepper::create(const ClContext& ctx, const KernelSourceOptions& source) {
   auto program = KernelProgram::create(ctx, source, "cl/step_common.cl",
                                        {"step_predict", "step_velocity", "step_rollback", "step_wind",
-                                        "step_wind_apply", "step_spheres"});
+                                        "step_wind_apply", "step_spheres", "step_fields"});
   if (!program) return program.error();
   const uint32_t init[2] = {kAllFinite, kAllFinite};
   auto status = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, init, CL_MEM_READ_WRITE, "step status");
@@ -39,6 +40,23 @@ Status GpuStepper::enqueueBodyContacts(const ClContext& ctx, const SolverSetting
   detectedInto_ = nullptr;
   if (cl_int e = clearDeviceBodyContacts(ctx, s.bodyContacts); e != CL_SUCCESS)
     return clError("clearing the body contacts", e);
+  return Ok{};
+}
+
+Status GpuStepper::uploadFields(const ClContext& ctx, const ForceFields& fields) {
+  std::vector<glm::vec4> packed = packForceFields(fields);
+  if (packed == fieldsPacked_) return Ok{};
+  fieldCount_ = uint32_t(packed.size() / kForceFieldStride);
+  if (!packed.empty()) {
+    if (fields_.size() < packed.size()) {
+      auto buffer = DeviceBuffer<glm::vec4>::create(ctx.context, packed.size(), CL_MEM_READ_ONLY, "force fields");
+      if (!buffer) return buffer.error();
+      fields_ = std::move(*buffer);
+    }
+    if (cl_int e = fields_.upload(ctx.queue, std::span<const glm::vec4>(packed)); e != CL_SUCCESS)
+      return clError("uploading the force fields", e);
+  }
+  fieldsPacked_ = std::move(packed);
   return Ok{};
 }
 
@@ -70,7 +88,10 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SimModel& model, cons
   // The spheres act between a substep's solve and its velocity update: also the substep loop.
   const bool spheres = s.spheresActive && s.motionStart.size() == n;
   const float sphereK = sphereSubstepStiffness(s.sphereStiffness, h);
-  const bool fused = !detects && !wind && !spheres && solver.fusesStep(settings, s);
+  // Force fields kick v before each predict, as the wind does: the substep loop too.
+  if (Status st = uploadFields(ctx, settings.forceFields); !st) return st;
+  const bool fields = fieldCount_ > 0;
+  const bool fused = !detects && !wind && !spheres && !fields && solver.fusesStep(settings, s);
   if (fused) {
     // Clears contacts an earlier detection left (nothing is detected here).
     if (Status st = enqueueBodyContacts(ctx, settings, s, profiler, contactsStage); !st) return st;
@@ -93,6 +114,12 @@ Status GpuStepper::enqueueStep(const ClContext& ctx, const SimModel& model, cons
       if (e == CL_SUCCESS) e = setKernelArgs(apply, n, s.v, s.windDv, status_);
       if (e == CL_SUCCESS) e = launch1D(ctx.queue, apply, n, local, profiler.record(predictStage));
       if (e != CL_SUCCESS) return clError("enqueueing step_wind", e);
+    }
+    if (fields) {
+      cl::Kernel& k = program_.kernel(kFields);
+      e = setKernelArgs(k, n, s.x, s.v, fields_, fieldCount_, h, status_);
+      if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, n, local, profiler.record(predictStage));
+      if (e != CL_SUCCESS) return clError("enqueueing step_fields", e);
     }
     e = setKernelArgs(predict, s.x, s.xPrev, s.xInertial, s.v, gravity, h, n, status_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, predict, n, local, profiler.record(predictStage));

@@ -53,7 +53,9 @@ class GpuStepper {
   double time() const { return time_; }  // simulated time of enqueued steps [s]
 
  private:
-  enum Kernel : size_t { kPredict, kVelocity, kRollback, kWind, kWindApply, kSpheres };
+  enum Kernel : size_t { kPredict, kVelocity, kRollback, kWind, kWindApply, kSpheres, kFields };
+  // The force fields' records on the device, re-uploaded when the settings change them.
+  Status uploadFields(const ClContext& ctx, const ForceFields& fields);
   GpuStepper(KernelProgram program, DeviceBuffer<uint32_t> status, BodyContactDetectorGpu contacts,
              RayleighDampingGpu damping)
       : program_(std::move(program)),
@@ -72,6 +74,9 @@ class GpuStepper {
   const DeviceBodyContacts* detectedInto_ = nullptr;
   double time_ = 0.0;
   MaterialsStamp windElements_;  // the materials DeviceState::clothTriangles' strand diameters were packed from
+  std::vector<glm::vec4> fieldsPacked_;  // what fields_ holds
+  DeviceBuffer<glm::vec4> fields_;
+  uint32_t fieldCount_ = 0;
 };
 
 }  // namespace tetlab

@@ -21,6 +21,7 @@
 // across steps until the host reads and clears it.
 #pragma OPENCL FP_CONTRACT OFF
 #include "step_vertex.clh"
+#include "common/force_fields.clh"
 #include "common/wind.clh"
 #include "common/sphere_constraints.clh"
 
@@ -38,6 +39,16 @@ __kernel void step_wind_apply(const uint count, __global float4* v, __global con
   const uint i = get_global_id(0);
   if (i >= count || status[0] != STEP_ALL_FINITE) return;
   v[i] += dv[i];
+}
+
+// Force fields (common/force_fields.clh): v += dv from x at the substep's start, before the predict.
+__kernel void step_fields(const uint count, __global const float4* x, __global float4* v,
+                          __global const float4* fields, const uint fieldCount, const float h,
+                          __global const uint* status) {
+  const uint i = get_global_id(0);
+  if (i >= count || status[0] != STEP_ALL_FINITE) return;
+  const float4 p = x[i];
+  v[i] += (float4)(field_vertex_dv(p.xyz, p.w, fields, fieldCount, h), 0.0f);
 }
 
 __kernel void step_spheres(const uint count, __global float4* x, __global const float4* motionStart,

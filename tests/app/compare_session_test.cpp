@@ -142,6 +142,29 @@ TEST(CompareSession, TheReferenceIsZeroAgainstItself) {
   EXPECT_EQ(c.compare->series(0).errorRms.size(), 30u);
 }
 
+// The automatic reference: VBD at the conformance budget for the beam's
+// material, on the device when there is one, the lanes on their own backend.
+TEST(CompareSession, TheAutomaticReferenceIsAConvergedVbdOnTheDevice) {
+  Result<ClContext> context = createClContext();
+  if (!context) GTEST_SKIP() << context.error().message;
+  CompareSpec spec = specOf("xpbd:10x2,vbd:10x4");
+  spec.autoReference = true;
+  Comparison c = compareOn("beam.json", spec, &*context, Backend::Cpu);
+  ASSERT_TRUE(c.compare);
+  ASSERT_EQ(c.compare->laneCount(), 3u);
+  ASSERT_TRUE(c.compare->isReference(2));
+  const LaneSpec ref = c.compare->laneSpec(2);
+  EXPECT_EQ(ref.solver, SolverKind::Vbd);
+  EXPECT_EQ(ref.backend, Backend::OpenCl);
+  EXPECT_EQ(c.compare->laneSpec(1).backend, Backend::Cpu);
+  const LaneSpec rule = autoReferenceLane(spec.lanes, c.compare->lane(0).material(0).youngsModulus);
+  EXPECT_EQ(ref.substeps, rule.substeps);
+  EXPECT_EQ(ref.iterations, rule.iterations);
+  for (int f = 0; f < 10; ++f) c.compare->advance();
+  EXPECT_FALSE(c.compare->lane(2).convergence().underConverged) << "the reference converges on the beam";
+  EXPECT_TRUE(c.compare->error(1).valid());
+}
+
 // More iterations at the same substeps converge toward the converged solve:
 // the mean RMS distance to it falls strictly from 10 to 20 to 40 iterations.
 TEST(CompareSession, AVbdLanesErrorFallsAsItsIterationsRise) {

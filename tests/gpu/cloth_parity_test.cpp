@@ -5,6 +5,7 @@
 // gate, the cloth's lumped masses and the cloth-vertex / solid-face contacts
 // all take part. Then a cloth-only scene (no tets at all on the device).
 // The bound is the parity suites' 1e-4 of the bodies' size (position_based_parity_test.cpp).
+#include "parity_every_solver.h"
 #include "pb_parity_util.h"
 #include "vbd_parity_util.h"
 
@@ -76,45 +77,11 @@ SolverSettings clothSettings(SolverKind kind) {
   return s;
 }
 
-double relativeError(SolverKind kind, const ClContext& ctx, const test::ParityScene& scene, const SolverSettings& s,
-                     double& moved) {
-  switch (kind) {
-    case SolverKind::Pbd:
-    case SolverKind::Xpbd: {
-      const test::Comparison c =
-          test::runBoth(ctx, scene, s, kind == SolverKind::Pbd ? test::makePbdSolverGpu : test::makeXpbdSolverGpu, 60);
-      std::printf("  %s: max |dx| %.3g m, relative %.3g, CPU moved %.3g m\n", solverName(kind), c.maxError,
-                  c.relative(), c.maxDisplacement);
-      moved = c.maxDisplacement;
-      return c.relative();
-    }
-    case SolverKind::Vbd:
-    case SolverKind::Avbd: {
-      const test::VbdComparison c = test::runVbdBoth(ctx, scene, s, 60);
-      std::printf("  %s: max |dx| %.3g m, relative %.3g, CPU moved %.3g m\n", solverName(kind), c.maxError,
-                  c.relative(), c.maxDisplacement);
-      EXPECT_TRUE(c.finite);
-      moved = c.maxDisplacement;
-      return c.relative();
-    }
-  }
-  return 1.0;
-}
-
-// Every solver on `scene` with clothSettings changed by `adjust`: OpenCL within
-// the bound of the CPU, and the CPU result moved between minMove and maxMove.
+// Every solver on `scene` with clothSettings changed by `adjust` (parity_every_solver.h).
 template <class Adjust>
 void expectParityEverySolver(const ClContext& ctx, const test::ParityScene& scene, Adjust&& adjust, double minMove,
                              double maxMove = INFINITY) {
-  for (SolverKind kind : {SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd}) {
-    SCOPED_TRACE(solverName(kind));
-    SolverSettings s = clothSettings(kind);
-    adjust(s);
-    double moved = 0.0;
-    EXPECT_LT(relativeError(kind, ctx, scene, s, moved), kMaxRelativeError);
-    EXPECT_GT(moved, minMove) << "the scene did not move: the test is vacuous";
-    EXPECT_LT(moved, maxMove);
-  }
+  test::expectParityEverySolver(ctx, scene, clothSettings, adjust, kMaxRelativeError, minMove, maxMove);
 }
 
 TEST(ClothGpuParity, SheetFallingOntoASoftBoxEverySolver) {
