@@ -161,19 +161,7 @@ void SimSession::moveFollowers(Simulator& sim) {
     const std::optional<ColliderFrame> frame = colliderFrame(settings_.colliders, f.collider);
     if (!frame) continue;  // the collider was removed: its pins stay where they are
     followerTargets(f, *frame, followTargets_);
-    followIds_.clear();
-    followPositions_.clear();
-    for (size_t k = 0; k < f.vertices.size(); ++k) {
-      const uint32_t v = f.vertices[k];
-      // A pin the user released (shift-click) is a free vertex now; one already
-      // in place needs no write. The host copy of a pin is exact: only this moves it.
-      if (v >= state_.x.size() || state_.x[v].w != 0.0f || glm::vec3(state_.x[v]) == followTargets_[k]) continue;
-      state_.x[v] = glm::vec4(followTargets_[k], 0.0f);
-      followIds_.push_back(v);
-      followPositions_.push_back(followTargets_[k]);
-    }
-    if (followIds_.empty()) continue;
-    if (Status st = sim.moveKinematic(followIds_, followPositions_); !st)
+    if (Status st = movePinsTo(f.vertices, followTargets_, state_, sim, followIds_, followPositions_); !st)
       notice("moving the pins that follow a collider failed: " + st.error().message);
   }
 }

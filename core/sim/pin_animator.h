@@ -15,6 +15,14 @@
 
 namespace tetlab {
 
+// Moves pinned vertices to `targets` (world) on `sim` and in `state`: a vertex
+// the user let go (w > 0) is left alone, one already there needs no write (the
+// host copy of a pin is exact: only this moves it). The scratch vectors keep
+// their capacity between frames. Pins riding on a collider and keyed pins both
+// move through here.
+Status movePinsTo(std::span<const uint32_t> vertices, std::span<const glm::vec3> targets, State& state, Simulator& sim,
+                  std::vector<uint32_t>& idsScratch, std::vector<glm::vec3>& positionsScratch);
+
 class PinAnimator {
  public:
   // The regions (indices into `pins`) to let go before the frame that ends at
