@@ -64,9 +64,7 @@ Result<AppOptions> compareWindowOptions(CompareArgs args, AppOptions app) {
   if (!args.source.preset.empty())
     return Error{"--record, --screenshot and --window take a scene file or a mesh: use --scene instead of --preset "
                  "(assets/scenes/ has beam, hang, ...)"};
-  if (args.source.frames < 1) return Error{"--frames must be at least 1"};
-  if (args.source.backend != "cpu" && args.source.backend != "opencl")
-    return Error{"unknown backend '" + args.source.backend + "'; use cpu or opencl"};
+  if (Status s = validateRunArgs(args.source); !s) return s.error();
   app.scenePath = args.source.scene;
   app.meshPath = args.source.mesh;
   app.sceneArgument = args.source.scene.empty() ? args.source.mesh : args.source.scene;

@@ -79,9 +79,7 @@ Result<CompareSpec> compareSpecOf(const CompareArgs& args, const CompareSpec& fr
 }
 
 int runCompareCommand(const CompareArgs& args) {
-  if (args.source.frames < 1) return fail("--frames must be at least 1");
-  if (args.source.backend != "cpu" && args.source.backend != "opencl")
-    return fail("unknown backend '" + args.source.backend + "'; use cpu or opencl");
+  if (Status s = validateRunArgs(args.source); !s) return fail(s.error().message);
   const std::optional<uint64_t> before = residentBytes();
   Result<SessionScene> scene = buildSessionScene(args.source);
   if (!scene) return fail(scene.error().message);

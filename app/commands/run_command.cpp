@@ -35,7 +35,9 @@ int fail(const std::string& message) {
   return 1;
 }
 
-Status validate(const RunArgs& a) {
+}  // namespace
+
+Status validateRunArgs(const RunArgs& a) {
   if (int(!a.scene.empty()) + int(!a.mesh.empty()) + int(!a.preset.empty()) != 1)
     return Error{"give exactly one of --scene NAME|FILE.json, --mesh FILE.obj or --preset NAME"};
   if (!a.solver.empty() && !parseSolverName(a.solver)) return Error{"unknown solver '" + a.solver + "'; use pbd, xpbd, vbd or avbd"};
@@ -47,6 +49,8 @@ Status validate(const RunArgs& a) {
   if (a.targetTets < 1) return Error{"--target-tets must be at least 1"};
   return Ok{};
 }
+
+namespace {
 
 // One frame on either backend (core/sim/simulator.h), then the diagnostics
 // the CSV needs. The CPU reference reports everything from the step; a device
@@ -78,7 +82,7 @@ Status stepFrame(Simulator& sim, const SimModel& model, const SolverSettings& se
 }  // namespace
 
 int runRunCommand(const RunArgs& args) {
-  if (Status s = validate(args); !s) return fail(s.error().message);
+  if (Status s = validateRunArgs(args); !s) return fail(s.error().message);
   Result<RunScene> built = buildRunScene(args);
   if (!built) return fail(built.error().message);
   const Scene* scene = &built->scene;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/commands/stats_row.h"
+#include "core/result.h"
 #include "core/scene/scene_overrides.h"
 
 namespace tetlab {
@@ -37,6 +38,10 @@ inline constexpr int kSoakEarlyFrame = 1000;
 inline constexpr double kSoakMemoryGrowth = 0.05;
 
 // The --stats CSV's columns: kRunStatsHeader (app/commands/stats_row.h).
+
+// The arguments' own checks (one source, solver and backend names, --frames,
+// the overrides' ranges, preset resolution); `tetlab compare` takes the same source.
+Status validateRunArgs(const RunArgs& args);
 
 // Returns the exit code: 0 ok; 1 bad arguments or setup failure; 2 the
 // simulation blew up: it produced NaN/inf (message names the frame and

@@ -68,15 +68,10 @@ Status CompareSession::configureLane(Lane& lane, const LaneSpec& spec, Backend b
     if (Status st = s.setBackend(backend, context_); !st) return st;
   // The solver switch or the backend may have fallen back (a solver without kernels here).
   if (s.solver() != spec.solver) return Error{"the solver could not be selected"};
-  lane.spec = spec;
-  lane.spec.backend = s.backend();
   return Ok{};
 }
 
-LaneSpec CompareSession::laneSpec(size_t i) const {
-  LaneSpec spec = specOf(*lanes_[i].session);
-  return spec;
-}
+LaneSpec CompareSession::laneSpec(size_t i) const { return specOf(*lanes_[i].session); }
 
 std::string CompareSession::laneLabel(size_t i) const {
   const SimSession& s = *lanes_[i].session;
@@ -217,7 +212,6 @@ void CompareSession::adaptEqualCost() {
     for (size_t k = ms.size() - kEqualCostEvery; k < ms.size(); ++k) sum += ms.at(k);
     const int next = equalCostIterations(s.settings().step.iterations, sum / kEqualCostEvery, spec_.equalCostMs);
     s.settings().step.iterations = next;
-    lanes_[i].spec.iterations = next;
   }
 }
 

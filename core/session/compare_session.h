@@ -97,7 +97,6 @@ class CompareSession {
   struct Lane {
     SimSession* session = nullptr;
     std::unique_ptr<SimSession> owned;  // lanes 1..: this object's
-    LaneSpec spec;
     LaneError error;
     LaneSeries series;
   };

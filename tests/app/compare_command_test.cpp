@@ -49,6 +49,13 @@ TEST(CompareCommand, BadLanesAreNamedAndExitNonZero) {
   auto five = test::runTetlab("compare --scene beam --lanes vbd:1x1,vbd:1x1,vbd:1x1,vbd:1x1,vbd:1x1 --frames 2");
   EXPECT_EQ(five.exitCode, 1);
   EXPECT_NE(five.output.find("at most 4 lanes"), std::string::npos) << five.output;
+  // The scene overrides are checked as `tetlab run` checks them.
+  auto substeps = test::runTetlab("compare --scene beam --lanes vbd:1x1,xpbd:1x1 --substeps 0 --frames 2");
+  EXPECT_EQ(substeps.exitCode, 1);
+  EXPECT_NE(substeps.output.find("--substeps must be 1..10000"), std::string::npos) << substeps.output;
+  auto dt = test::runTetlab("compare --scene beam --lanes vbd:1x1,xpbd:1x1 --dt 1e9 --frames 2 --screenshot x.png");
+  EXPECT_EQ(dt.exitCode, 1);
+  EXPECT_NE(dt.output.find("--dt must be in (0, 1]"), std::string::npos) << dt.output;
   auto cost = test::runTetlab("compare --scene beam --lanes vbd:1x1,xpbd:1x1 --equal-cost fast --frames 2");
   EXPECT_EQ(cost.exitCode, 1);
   EXPECT_NE(cost.output.find("--equal-cost: 'fast' is not a time per frame"), std::string::npos) << cost.output;
