@@ -5,6 +5,8 @@
 // cli_dispatch.cpp does that with what readCommandLine returns.
 #include "app/commands/cli.h"
 
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -30,6 +32,21 @@ CLI::Validator atLeast(long long least) {
         return std::string();
       },
       ">= " + std::to_string(least));
+}
+
+// A finite number in [lo, hi] (or [lo, hi) with openHigh), said in words:
+// CLI11's own Range lets "nan" and "inf" through a float option.
+CLI::Validator finiteIn(double lo, double hi, bool openHigh = false) {
+  const std::string range = "[" + CLI::detail::to_string(lo) + ", " + CLI::detail::to_string(hi) + (openHigh ? ")" : "]");
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double value = 0.0;
+        if (!CLI::detail::lexical_cast(text, value) || !std::isfinite(value) || value < lo || value > hi ||
+            (openHigh && value >= hi))
+          return "must be a finite number in " + range + ", got " + text;
+        return std::string();
+      },
+      range);
 }
 
 constexpr int kExitUsage = 2;
@@ -195,6 +212,83 @@ void addCompareSubcommand(CLI::App& cli, ParsedCommandLine& out) {
   });
 }
 
+// `tetlab deform --rest rest.obj --anim 'anim/frame_%04d.obj' ...`: the
+// quasi-static deformer over an OBJ sequence (app/commands/deform_command.cpp).
+void addDeformSubcommand(CLI::App& cli, ParsedCommandLine& out) {
+  auto args = std::make_shared<DeformArgs>();
+  auto vectors = std::make_shared<std::array<std::vector<float>, 4>>();  // hold box, stretch, shear, gravity
+  CLI::App* d = cli.add_subcommand(
+      "deform", "Quasi-static deformer: correct an animated OBJ sequence toward its rest mesh's strains and volume");
+  d->add_option("--rest", args->rest, "Rest mesh (OBJ), or a name in assets/")->required()->option_text("FILE.obj");
+  d->add_option("--anim", args->anim, "The animation: the frames' path with the frame number as %d or %04d")
+      ->required()
+      ->option_text("'DIR/frame_%04d.obj'");
+  d->add_option("--solver", args->solver,
+                "vbd or avbd (stable Neo-Hookean), xpbd or pbd (strain-based per axis plus volume)")
+      ->check(CLI::IsMember({"pbd", "xpbd", "vbd", "avbd"}))
+      ->capture_default_str();
+  d->add_option("--iterations", args->iterations, "Most solver iterations per frame")->check(atLeast(1))->capture_default_str();
+  d->add_option("--tolerance", args->tolerance, "Stop a frame when its residual falls below this fraction of its first")
+      ->check(finiteIn(0.0, 1.0))
+      ->capture_default_str();
+  d->add_option("--pass", args->pass, "Iterations between residual checks")->check(atLeast(1))->capture_default_str();
+  d->add_option("--start", args->start, "Each frame starts from its animated positions or the previous solution")
+      ->check(CLI::IsMember({"animated", "previous"}))
+      ->capture_default_str();
+  d->add_option("--hold", args->hold,
+                "Animated vertices held exactly: none, all (only the interior relaxes) or box (--hold-box)")
+      ->check(CLI::IsMember({"none", "all", "box"}))
+      ->capture_default_str();
+  d->add_option("--hold-box", (*vectors)[0], "Rest-space box of held vertices: x0,y0,z0,x1,y1,z1 [m]")
+      ->expected(6)
+      ->delimiter(',')
+      ->check(finiteIn(-1e30, 1e30))
+      ->option_text("X0,Y0,Z0,X1,Y1,Z1");
+  d->add_option("--attract", args->attract,
+                "Pull of every free vertex toward its animated position, per unit mass [1/s^2] (0: none)")
+      ->check(finiteIn(0.0, 1e12))
+      ->capture_default_str();
+  d->add_option("--youngs", args->youngs, "Young's modulus [Pa]")->check(finiteIn(1e-3, 1e15))->capture_default_str();
+  d->add_option("--poisson", args->poisson, "Poisson ratio [-] (VBD/AVBD: the volume stiffness)")
+      ->check(finiteIn(0.0, 0.5, true))
+      ->capture_default_str();
+  d->add_option("--density", args->density, "Density [kg/m^3] (weights the attraction)")
+      ->check(finiteIn(1e-6, 1e9))
+      ->capture_default_str();
+  d->add_option("--stretch", (*vectors)[1], "PBD/XPBD stretch stiffness per rest axis x,y,z, times E (0: off)")
+      ->expected(3)
+      ->delimiter(',')
+      ->check(finiteIn(0.0, 1e6))
+      ->option_text("SX,SY,SZ");
+  d->add_option("--shear", (*vectors)[2], "PBD/XPBD shear stiffness xy,xz,yz, times mu (0: off)")
+      ->expected(3)
+      ->delimiter(',')
+      ->check(finiteIn(0.0, 1e6))
+      ->option_text("XY,XZ,YZ");
+  d->add_flag("--no-volume", args->noVolume, "PBD/XPBD: no tet volume constraint");
+  d->add_option("--gravity", (*vectors)[3], "Gravity during the solve [m/s^2] (default none)")
+      ->expected(3)
+      ->delimiter(',')
+      ->check(finiteIn(-1e6, 1e6))
+      ->option_text("GX,GY,GZ");
+  d->add_option("--target-tets", args->targetTets, "Tetrahedra to aim for (the surface is kept as it is)")
+      ->check(atLeast(1))
+      ->capture_default_str();
+  d->add_option("--frames", args->frames, "Frames to solve (0: all)")->check(atLeast(0))->capture_default_str();
+  d->add_option("--export-obj", args->exportDir, "Write each corrected frame here under its input name")
+      ->option_text("DIR");
+  d->add_option("--csv", args->csv, "Write one row per frame: iterations, residual, volume errors")
+      ->option_text("FILE.csv");
+  d->callback([=, &out] {
+    const std::array<std::vector<float>, 4>& v = *vectors;
+    for (size_t i = 0; i < v[0].size() && i < 6; ++i) args->holdBox[i] = v[0][i];
+    for (size_t i = 0; i < v[1].size() && i < 3; ++i) args->stretch[i] = v[1][i];
+    for (size_t i = 0; i < v[2].size() && i < 3; ++i) args->shear[i] = v[2][i];
+    for (size_t i = 0; i < v[3].size() && i < 3; ++i) args->gravity[i] = v[3][i];
+    out.deform = *args;
+  });
+}
+
 // The one place where subcommands are added. Each one owns its arguments
 // (shared with its callback) and, when selected, copies them into `out`;
 // parseCommandLine (cli_dispatch.cpp) runs it after parsing succeeded.
@@ -202,6 +296,7 @@ void registerSubcommands(CLI::App& cli, ParsedCommandLine& out) {
   addInspectSubcommand(cli, out);
   addRunSubcommand(cli, out);
   addCompareSubcommand(cli, out);
+  addDeformSubcommand(cli, out);
 }
 
 struct RawFlags {
@@ -409,7 +504,7 @@ ParsedCommandLine readCommandLine(int argc, char** argv) {
   }
   parsed.devices = DeviceChoice{flags.clPlatform, flags.clDevice};
   parsed.listDevices = flags.listDevices;
-  if (parsed.inspect || parsed.run || parsed.listDevices) return parsed;
+  if (parsed.inspect || parsed.run || parsed.deform || parsed.listDevices) return parsed;
 
   // The window's options. The first failing step prints its error and stops,
   // so OpenCL is queried (by parseCommandLine) only once every flag is known to be valid.

@@ -15,6 +15,7 @@
 #include "app/app_options.h"
 #include "app/commands/commands.h"
 #include "app/commands/compare_command.h"
+#include "app/commands/deform_command.h"
 #include "app/commands/run_command.h"
 
 namespace tetlab {
@@ -30,6 +31,7 @@ struct ParsedCommandLine {
   std::optional<InspectArgs> inspect;  // `tetlab inspect`: its arguments as typed
   std::optional<RunArgs> run;          // `tetlab run`: its arguments as typed (paths resolved when it runs)
   std::optional<CompareArgs> compare;  // `tetlab compare`: likewise
+  std::optional<DeformArgs> deform;    // `tetlab deform`: likewise
   bool listDevices = false;            // --list-devices
   DeviceChoice devices;                // --cl-platform, --cl-device (-1: automatic)
   AppOptions app;                      // the window's options, all but app.opencl (filled by parseCommandLine)

@@ -7,6 +7,7 @@
 
 #include "app/commands/asset_paths.h"
 #include "app/commands/cli.h"
+#include "core/deform/anim_sequence.h"
 
 namespace tetlab {
 
@@ -48,6 +49,21 @@ int runRun(RunArgs args) {
     return 1;
   }
   return runRunCommand(args);
+}
+
+// `tetlab deform`: the rest mesh is also looked up in assets/ like --mesh, and
+// a relative animation pattern whose first frames are not found as typed in
+// each asset folder.
+int runDeform(DeformArgs args) {
+  const std::vector<std::filesystem::path> dirs = assetSearchDirs(executableDir(nullptr));
+  if (Result<std::filesystem::path> path = resolveMeshPath(args.rest, dirs); path) args.rest = path->string();
+  if (!findAnimSequence(args.anim) && std::filesystem::path(args.anim).is_relative())
+    for (const std::filesystem::path& dir : dirs)
+      if (findAnimSequence((dir / args.anim).string())) {
+        args.anim = (dir / args.anim).string();
+        break;
+      }
+  return runDeformCommand(args);
 }
 
 int runCompare(CompareArgs args) {
@@ -114,6 +130,8 @@ CliOutcome parseCommandLine(int argc, char** argv) {
     outcome.exitCode = runInspect(*parsed.inspect);
   } else if (parsed.run) {
     outcome.exitCode = runRun(*parsed.run);
+  } else if (parsed.deform) {
+    outcome.exitCode = runDeform(*parsed.deform);
   } else if (parsed.compare && !parsed.compare->wantsWindow()) {
     outcome.exitCode = runCompare(*parsed.compare);
   } else if (parsed.compare) {

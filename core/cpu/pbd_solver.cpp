@@ -26,6 +26,18 @@ class PbdSolver final : public Solver {
     const LambdaLayout layout = lambdaLayout(model);
     if (state.lambda.size() != layout.size) state.lambda.assign(layout.size, 0.0f);
     for (size_t i = 0; i < state.x.size(); ++i) state.x[i] = state.xInertial[i];
+    iterate(model, settings, h, state, out);
+  }
+
+  void continueSubstep(const SimModel& model, const SolverSettings& settings, float h, State& state,
+                       StepDiagnostics& out) override {
+    if (state.lambda.size() != lambdaLayout(model).size) state.lambda.assign(lambdaLayout(model).size, 0.0f);
+    iterate(model, settings, h, state, out);
+  }
+
+ private:
+  // The iterations of a substep from the current x.
+  void iterate(const SimModel& model, const SolverSettings& settings, float h, State& state, StepDiagnostics& out) {
     prepareProjection(ctx_, model, settings, state, ProjectionMode::Pbd, h);
     if (ctx_.families.tethers) tethers_.update(model, state, settings.positionBased.tetherSlack);
     ctx_.tetherAnchor = &tethers_.anchor;
@@ -40,7 +52,6 @@ class PbdSolver final : public Solver {
     out.maxViolation = std::max(out.maxViolation, hardConstraintViolation(ctx_));
   }
 
- private:
   ProjectionContext ctx_;
   TetherCache tethers_;
   std::vector<glm::vec4> jacobi_;

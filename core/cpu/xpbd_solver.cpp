@@ -30,6 +30,18 @@ class XpbdSolver final : public Solver {
     // XPBD Alg. 1: multipliers start at zero every substep.
     state.lambda.assign(layout.size, 0.0f);
     for (size_t i = 0; i < state.x.size(); ++i) state.x[i] = state.xInertial[i];
+    iterate(model, settings, h, state, out);
+  }
+
+  void continueSubstep(const SimModel& model, const SolverSettings& settings, float h, State& state,
+                       StepDiagnostics& out) override {
+    if (state.lambda.size() != lambdaLayout(model).size) state.lambda.assign(lambdaLayout(model).size, 0.0f);
+    iterate(model, settings, h, state, out);
+  }
+
+ private:
+  // The iterations of a substep from the current x and multipliers.
+  void iterate(const SimModel& model, const SolverSettings& settings, float h, State& state, StepDiagnostics& out) {
     prepareProjection(ctx_, model, settings, state, ProjectionMode::Xpbd, h);
     if (ctx_.families.tethers) tethers_.update(model, state, settings.positionBased.tetherSlack);
     ctx_.tetherAnchor = &tethers_.anchor;
@@ -47,7 +59,6 @@ class XpbdSolver final : public Solver {
     }
   }
 
- private:
   ProjectionContext ctx_;
   TetherCache tethers_;
 };

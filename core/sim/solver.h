@@ -32,6 +32,16 @@ class Solver {
   // exit x holds the end-of-substep positions. Fills residualHistory.
   virtual void solveSubstep(const SimModel& model, const SolverSettings& settings, float h, State& state,
                             StepDiagnostics& outDiagnostics) = 0;
+  // settings.step.iterations more iterations of the substep solveSubstep began,
+  // from state.x and with xInertial unchanged: the quasi-static deformer
+  // (core/deform/deformer.h) checks its residual between such passes. XPBD and
+  // PBD start a substep at xInertial with fresh multipliers, so they override
+  // this to keep both; VBD and AVBD start from x itself under the "previous
+  // position" guess and need nothing more (their call to solveSubstep is it).
+  virtual void continueSubstep(const SimModel& model, const SolverSettings& settings, float h, State& state,
+                               StepDiagnostics& outDiagnostics) {
+    solveSubstep(model, settings, h, state, outDiagnostics);
+  }
   // Pinned vertices were moved (pins that follow a collider): a solver that
   // keeps pin targets of its own (AVBD's hard pin rows) takes the new x.
   virtual void pinsMoved(std::span<const uint32_t> vertices) { (void)vertices; }

@@ -1,0 +1,140 @@
+// `tetlab deform --rest rest.obj --anim 'anim/frame_%04d.obj' ...`: the
+// quasi-static deformer frame by frame (frames loaded one at a time, so a long
+// sequence never sits in memory), with a line and a CSV row per frame and the
+// corrected surfaces written under the input frames' own names.
+#include "app/commands/deform_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "app/output/obj_export.h"
+#include "core/deform/anim_sequence.h"
+#include "core/deform/deformer.h"
+#include "core/scene/enum_names.h"
+
+namespace tetlab {
+
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitNonFinite = 2;
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "tetlab deform: %s\n", message.c_str());
+  return kExitFailure;
+}
+
+Result<DeformSettings> settingsFrom(const DeformArgs& a) {
+  DeformSettings s;
+  std::optional<SolverKind> solver = parseSolverName(a.solver);
+  if (!solver) return Error{"--solver '" + a.solver + "': use pbd, xpbd, vbd or avbd"};
+  s.solver = *solver;
+  s.material.youngsModulus = a.youngs;
+  s.material.poissonRatio = a.poisson;
+  s.material.density = a.density;
+  s.maxIterations = a.iterations;
+  s.iterationsPerPass = a.pass;
+  s.tolerance = a.tolerance;
+  if (a.start == "animated") s.start = DeformStart::Animated;
+  else if (a.start == "previous") s.start = DeformStart::Previous;
+  else return Error{"--start '" + a.start + "': use animated or previous"};
+  if (a.hold == "none") s.hold = DeformHold::None;
+  else if (a.hold == "all") s.hold = DeformHold::All;
+  else if (a.hold == "box") s.hold = DeformHold::Box;
+  else return Error{"--hold '" + a.hold + "': use none, all or box"};
+  s.holdMin = {a.holdBox[0], a.holdBox[1], a.holdBox[2]};
+  s.holdMax = {a.holdBox[3], a.holdBox[4], a.holdBox[5]};
+  if (s.hold == DeformHold::Box && !(s.holdMin.x <= s.holdMax.x && s.holdMin.y <= s.holdMax.y && s.holdMin.z <= s.holdMax.z))
+    return Error{"--hold-box: give x0,y0,z0,x1,y1,z1 with each minimum at most its maximum"};
+  s.attraction = a.attract;
+  s.gravity = {a.gravity[0], a.gravity[1], a.gravity[2]};
+  s.stretchScale = {a.stretch[0], a.stretch[1], a.stretch[2]};
+  s.shearScale = {a.shear[0], a.shear[1], a.shear[2]};
+  s.volume = !a.noVolume;
+  return s;
+}
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.2f %%", 100.0 * fraction);
+  return buf;
+}
+
+}  // namespace
+
+int runDeformCommand(const DeformArgs& a) {
+  Result<DeformSettings> settings = settingsFrom(a);
+  if (!settings) return fail(settings.error().message);
+  Result<SurfaceMesh> rest = loadDeformRestMesh(a.rest);
+  if (!rest) return fail(rest.error().message);
+  Result<AnimSequence> sequence = findAnimSequence(a.anim);
+  if (!sequence) return fail(sequence.error().message);
+  const std::string restName = std::filesystem::path(a.rest).filename().string();
+
+  Result<Deformer> deformer = Deformer::create(*rest, settings->material, a.targetTets);
+  if (!deformer) return fail(deformer.error().message);
+  const size_t frames = a.frames > 0 ? std::min(size_t(a.frames), sequence->frames()) : sequence->frames();
+  std::printf("tetlab deform: %s (%zu vertices, %zu tets), %zu frames of %s, %s, at most %d iterations, tolerance %g\n",
+              restName.c_str(), rest->positions.size(), deformer->tetCount(), frames, a.anim.c_str(),
+              a.solver.c_str(), settings->maxIterations, double(settings->tolerance));
+
+  std::ofstream csv;
+  if (!a.csv.empty()) {
+    csv.open(a.csv);
+    if (!csv) return fail("cannot write the CSV '" + a.csv + "' (check the folder exists and is writable)");
+    csv << "frame,file,iterations,first_residual,residual,converged,animated_volume_error,solved_volume_error,ms\n";
+  }
+  if (!a.exportDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(a.exportDir, ec);
+    if (ec) return fail("cannot create the export folder '" + a.exportDir + "': " + ec.message());
+  }
+
+  int exitCode = 0;
+  int converged = 0;
+  double worstBefore = 0.0, worstAfter = 0.0;
+  for (size_t i = 0; i < frames; ++i) {
+    Result<std::vector<glm::vec3>> animated = loadAnimFrame(*sequence, i, *rest, restName);
+    if (!animated) return fail(animated.error().message + " (frames before it were written)");
+    const auto t0 = std::chrono::steady_clock::now();
+    DeformFrameReport r = deformer->solveFrame(*animated, *settings);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const std::string file = sequence->files[i].filename().string();
+    if (!r.finite) {
+      std::fprintf(stderr, "tetlab deform: %s: %s\n", file.c_str(), r.problem.c_str());
+      exitCode = kExitNonFinite;
+    }
+    converged += r.converged ? 1 : 0;
+    worstBefore = std::max(worstBefore, std::abs(r.volumeError(r.animatedVolume)));
+    worstAfter = std::max(worstAfter, std::abs(r.volumeError(r.solvedVolume)));
+    std::printf("frame %zu/%zu %s: %d iterations, residual %.2e%s, volume %s -> %s, %.0f ms\n", i + 1, frames,
+                file.c_str(), r.iterations, double(r.residual), r.converged ? "" : (r.stalled ? " (stalled: not converged)" : " (not converged: cap reached)"),
+                percent(r.volumeError(r.animatedVolume)).c_str(), percent(r.volumeError(r.solvedVolume)).c_str(), ms);
+    std::fflush(stdout);
+    if (csv) {
+      csv << sequence->firstIndex + int(i) << ',' << file << ',' << r.iterations << ',' << r.firstResidual << ',' << r.residual << ','
+          << (r.converged ? 1 : 0) << ',' << r.volumeError(r.animatedVolume) << ','
+          << r.volumeError(r.solvedVolume) << ',' << ms << '\n';
+    }
+    if (!a.exportDir.empty()) {
+      const ExportSurface surface{"deformed", deformer->solvedSurface(), {}, rest->triangles};
+      if (Status s = writeObj(std::filesystem::path(a.exportDir) / file, std::span<const ExportSurface>(&surface, 1),
+                              "tetlab deform: " + file + " corrected toward the rest shape of " + restName);
+          !s)
+        return fail(s.error().message);
+    }
+  }
+  if (csv) {
+    csv.flush();
+    if (!csv) return fail("writing the CSV '" + a.csv + "' failed (disk full?)");
+  }
+  std::printf("tetlab deform: %d of %zu frames converged; largest volume error %s in the animation, %s solved%s\n",
+              converged, frames, percent(worstBefore).c_str(), percent(worstAfter).c_str(),
+              a.exportDir.empty() ? "" : (", written to " + a.exportDir).c_str());
+  return exitCode;
+}
+
+}  // namespace tetlab

@@ -1,0 +1,35 @@
+#pragma once
+// `tetlab deform`: the quasi-static deformer (core/deform/deformer.h) over an
+// OBJ sequence, headless. Per frame it prints and writes (--csv) the
+// iterations used, the relative residual reached and the volume error of the
+// animated and the solved surface, and writes the solved surface (--export-obj)
+// under the input frame's own file name.
+#include <array>
+#include <string>
+
+namespace tetlab {
+
+struct DeformArgs {
+  std::string rest;              // rest mesh (OBJ)
+  std::string anim;              // frame pattern with %d / %04d
+  std::string solver = "vbd";    // pbd, xpbd, vbd, avbd
+  int iterations = 300;          // cap per frame
+  float tolerance = 1.0e-3f;     // relative residual
+  int pass = 10;                 // iterations between residual checks
+  std::string start = "animated";  // animated | previous
+  std::string hold = "none";       // none | all | box
+  std::array<float, 6> holdBox{0, 0, 0, 0, 0, 0};  // x0 y0 z0 x1 y1 z1, rest space
+  float attract = 0.0f;          // [1/s^2]
+  float youngs = 1.0e6f, poisson = 0.45f, density = 1000.0f;
+  std::array<float, 3> stretch{1, 1, 1}, shear{1, 1, 1};
+  bool noVolume = false;
+  std::array<float, 3> gravity{0, 0, 0};
+  int targetTets = 5000;
+  int frames = 0;                // 0: all
+  std::string exportDir;         // --export-obj
+  std::string csv;
+};
+
+int runDeformCommand(const DeformArgs& args);
+
+}  // namespace tetlab

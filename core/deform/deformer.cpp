@@ -1,0 +1,269 @@
+#include "core/deform/deformer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+#include "core/mesh/tetrahedralize.h"
+#include "core/model/model_builder.h"
+#include "core/scene/scene_build.h"
+#include "core/sim/state_setup.h"
+
+namespace tetlab {
+
+namespace {
+
+// Interior vertices follow this many nearest surface vertices.
+constexpr int kNeighbours = 8;
+// With no attraction the inertia term m/h^2 is this fraction of a typical
+// element's stiffness E L (a proximal term, not a pull).
+constexpr float kRelaxInertiaShare = 1.0e-3f;
+
+struct PositionKey {
+  uint32_t b[3];
+  bool operator==(const PositionKey& o) const { return b[0] == o.b[0] && b[1] == o.b[1] && b[2] == o.b[2]; }
+};
+struct PositionKeyHash {
+  size_t operator()(const PositionKey& k) const {
+    return (size_t(k.b[0]) * 73856093u) ^ (size_t(k.b[1]) * 19349663u) ^ (size_t(k.b[2]) * 83492791u);
+  }
+};
+PositionKey keyOf(glm::vec3 p) {
+  PositionKey k;
+  std::memcpy(k.b, &p.x, sizeof(float));
+  std::memcpy(k.b + 1, &p.y, sizeof(float));
+  std::memcpy(k.b + 2, &p.z, sizeof(float));
+  return k;
+}
+
+bool insideBox(glm::vec3 p, glm::vec3 lo, glm::vec3 hi) {
+  return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z;
+}
+
+}  // namespace
+
+double enclosedVolume(std::span<const glm::vec3> positions, std::span<const glm::uvec3> triangles) {
+  double v = 0.0;
+  for (const glm::uvec3& t : triangles) {
+    const glm::dvec3 a(positions[t.x]), b(positions[t.y]), c(positions[t.z]);
+    v += glm::dot(a, glm::cross(b, c));
+  }
+  return v / 6.0;
+}
+
+Result<Deformer> Deformer::create(const SurfaceMesh& rest, const Material& material, int targetTets) {
+  TetOptions options;
+  options.method = TetMethod::TetGenOnly;  // the voxel fallback's boundary is not the surface
+  options.preserveSurface = true;
+  options.splitCoarseSurface = false;
+  options.simplifyDenseSurface = false;
+  options.targetTets = std::max(targetTets, 1);
+  Result<TetResult> tets = tetrahedralizeSurface(rest, options);
+  if (!tets)
+    return Error{"deformer: the rest mesh could not be tetrahedralized with its surface kept: " +
+                 tets.error().message};
+
+  Deformer d;
+  d.rest_ = rest;
+  BodyDesc body;
+  body.mesh = std::move(tets->mesh);
+  body.material = material;
+  body.name = "deformed body";
+  Result<SimModel> model = buildSimModel(std::span<const BodyDesc>(&body, 1));
+  if (!model) return Error{"deformer: " + model.error().message};
+  d.model_ = std::make_unique<SimModel>(std::move(model.value()));
+  const SimModel& m = *d.model_;
+  const size_t n = m.restPositions.size();
+
+  // Every surface vertex is one of TetGen's points (-Y keeps them, copied exactly).
+  std::unordered_map<PositionKey, uint32_t, PositionKeyHash> byPosition;
+  byPosition.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) byPosition.emplace(keyOf(m.restPositions[i]), i);
+  d.surfaceVertex_.resize(rest.positions.size());
+  d.isSurface_.assign(n, 0);
+  for (size_t s = 0; s < rest.positions.size(); ++s) {
+    auto it = byPosition.find(keyOf(rest.positions[s]));
+    if (it == byPosition.end())
+      return Error{"deformer: TetGen did not keep surface vertex " + std::to_string(s + 1) +
+                   " of the rest mesh as a tet vertex (the surface must reach TetGen unsplit); "
+                   "check the mesh with `tetlab inspect`"};
+    d.surfaceVertex_[s] = it->second;
+    d.isSurface_[it->second] = 1;
+  }
+
+  // Ride-along weights of the interior: inverse-square distance to the nearest
+  // surface vertices at rest.
+  std::vector<std::pair<float, uint32_t>> dist(rest.positions.size());
+  const int k = int(std::min<size_t>(kNeighbours, rest.positions.size()));
+  for (uint32_t i = 0; i < n; ++i) {
+    if (d.isSurface_[i]) continue;
+    d.interior_.push_back(i);
+    for (size_t s = 0; s < rest.positions.size(); ++s) {
+      const glm::vec3 e = rest.positions[s] - m.restPositions[i];
+      dist[s] = {glm::dot(e, e), uint32_t(s)};
+    }
+    std::partial_sort(dist.begin(), dist.begin() + k, dist.end());
+    float sum = 0.0f;
+    const size_t first = d.neighbourWeight_.size();
+    for (int j = 0; j < k; ++j) {
+      const float w = 1.0f / std::max(dist[j].first, 1e-30f);
+      d.neighbour_.push_back(dist[j].second);
+      d.neighbourWeight_.push_back(w);
+      sum += w;
+    }
+    for (size_t j = first; j < d.neighbourWeight_.size(); ++j) d.neighbourWeight_[j] /= sum;
+  }
+
+  // h of a pure relaxation: m / h^2 = share * E L with m ~ rho L^3 (L: mean edge).
+  double edgeSum = 0.0;
+  for (float l : m.restLength) edgeSum += l;
+  const float L = m.restLength.empty() ? 1.0f : float(edgeSum / double(m.restLength.size()));
+  d.relaxStep_ = L * std::sqrt(material.density / (material.youngsModulus * kRelaxInertiaShare));
+
+  d.state_ = makeState(m);
+  d.targets_.resize(n);
+  d.solvedSurface_ = rest.positions;
+  return d;
+}
+
+void Deformer::fillTargets(std::span<const glm::vec3> animated) {
+  const SimModel& m = *model_;
+  for (size_t s = 0; s < animated.size(); ++s) targets_[surfaceVertex_[s]] = animated[s];
+  for (size_t j = 0; j < interior_.size(); ++j) {
+    const uint32_t i = interior_[j];
+    glm::vec3 move(0.0f);
+    for (int q = 0; q < kNeighbours && j * kNeighbours + q < neighbour_.size(); ++q) {
+      const uint32_t s = neighbour_[j * kNeighbours + q];
+      move += neighbourWeight_[j * kNeighbours + q] * (animated[s] - rest_.positions[s]);
+    }
+    targets_[i] = m.restPositions[i] + move;
+  }
+}
+
+SolverSettings Deformer::solverSettings(const DeformSettings& s, float h) const {
+  SolverSettings out;
+  out.solver = s.solver;
+  out.step.dt = h;
+  out.step.substeps = 1;
+  out.step.iterations = std::max(s.iterationsPerPass, 1);
+  out.step.gravity = s.gravity;
+  ConstraintToggles& on = out.step.constraints;
+  on = {};
+  on.collisions = false;
+  on.bodyContacts = false;
+  const bool positionBased = s.solver == SolverKind::Pbd || s.solver == SolverKind::Xpbd;
+  on.neoHookean = !positionBased;
+  on.strainBased = positionBased;
+  on.tetVolume = positionBased && s.volume;
+  out.positionBased.stretchScale = s.stretchScale;
+  out.positionBased.shearScale = s.shearScale;
+  // Iterations continue from x (VBD Sec. 3.7 "previous position").
+  out.vbd.initialGuess = VbdInitialGuess::PreviousPosition;
+  out.avbd.primal.initialGuess = VbdInitialGuess::PreviousPosition;
+  return out;
+}
+
+DeformFrameReport Deformer::solveFrame(std::span<const glm::vec3> animated, const DeformSettings& s) {
+  DeformFrameReport report;
+  SimModel& m = *model_;
+  report.restVolume = enclosedVolume(rest_.positions, rest_.triangles);
+  report.animatedVolume = enclosedVolume(animated, rest_.triangles);
+  if (animated.size() != rest_.positions.size()) {
+    report.finite = false;
+    report.problem = "deformer: a frame of " + std::to_string(animated.size()) + " vertices for a rest mesh of " +
+                     std::to_string(rest_.positions.size());
+    return report;
+  }
+  if (!m.materials.empty() && (m.materials[0].youngsModulus != s.material.youngsModulus ||
+                                m.materials[0].poissonRatio != s.material.poissonRatio ||
+                                m.materials[0].density != s.material.density)) {
+    m.materials.set(0, s.material);
+    recomputeLumpedMass(m, {});
+  }
+  if (!solver_ || solver_->kind() != s.solver) solver_ = makeCpuSolver(s.solver);
+  fillTargets(animated);
+  const bool fromPrevious = s.start == DeformStart::Previous && havePrevious_;
+  if (!fromPrevious && s.gravity == glm::vec3(0.0f) &&
+      std::equal(animated.begin(), animated.end(), rest_.positions.begin())) {
+    // The rest pose solves itself; its residual is float noise that no
+    // number of iterations lowers by the tolerance.
+    for (size_t i = 0; i < state_.x.size(); ++i)
+      state_.x[i] = glm::vec4(m.restPositions[i], m.mass[i] > 0.0f ? 1.0f / m.mass[i] : 0.0f);
+    previous_ = state_.x;
+    havePrevious_ = true;
+    solvedSurface_ = rest_.positions;
+    report.converged = true;
+    report.solvedVolume = report.restVolume;
+    return report;
+  }
+
+  const float h = s.attraction > 0.0f ? 1.0f / std::sqrt(s.attraction) : relaxStep_;
+  const size_t n = m.restPositions.size();
+  for (uint32_t i = 0; i < n; ++i) {
+    bool held = false;
+    if (isSurface_[i]) {
+      if (s.hold == DeformHold::All) held = true;
+      if (s.hold == DeformHold::Box) held = insideBox(m.restPositions[i], s.holdMin, s.holdMax);
+    }
+    const glm::vec3 start = held || !fromPrevious ? targets_[i] : glm::vec3(previous_[i]);
+    const float w = held || !(m.mass[i] > 0.0f) ? 0.0f : 1.0f / m.mass[i];
+    state_.x[i] = glm::vec4(start, w);
+    state_.v[i] = glm::vec4(0.0f);
+    // The attraction's target (VBD Eq. 2's y); interior vertices have no
+    // given position, so theirs is re-centred every pass (a proximal term).
+    const bool attracted = s.attraction > 0.0f && isSurface_[i];
+    state_.xInertial[i] = glm::vec4(attracted ? targets_[i] : start, w);
+  }
+  solver_->reset(m, state_);  // fresh multipliers and duals every frame
+
+  const SolverSettings settings = solverSettings(s, h);
+  SolverSettings pass = settings;
+  std::vector<glm::vec4> start = state_.x;
+  const int cap = std::max(s.maxIterations, 1);
+  float best = 1.0f;  // lowest relative residual so far
+  int sinceBest = 0;  // passes since it fell by 1 %
+  while (report.iterations < cap) {
+    pass.step.iterations = std::min(settings.step.iterations, cap - report.iterations);
+    for (uint32_t i = 0; i < n; ++i) {
+      state_.xPrev[i] = state_.x[i];
+      if (!(s.attraction > 0.0f && isSurface_[i])) state_.xInertial[i] = state_.x[i];
+    }
+    StepDiagnostics diag;
+    solver_->continueSubstep(m, pass, h, state_, diag);
+    report.iterations += pass.step.iterations;
+    bool finite = true;
+    for (const glm::vec4& x : state_.x) finite = finite && std::isfinite(x.x) && std::isfinite(x.y) && std::isfinite(x.z);
+    if (!finite) {
+      report.finite = false;
+      report.problem = "deformer: the solve produced a non-finite position at iteration " +
+                       std::to_string(report.iterations) + "; the frame's start is kept (lower the stiffness "
+                       "ratio, or use VBD)";
+      state_.x = start;
+      break;
+    }
+    if (diag.residualHistory.empty()) break;
+    if (report.iterations == pass.step.iterations) report.firstResidual = diag.residualHistory.front();
+    const float last = diag.residualHistory.back();
+    report.residual = report.firstResidual > 0.0f ? last / report.firstResidual : 0.0f;
+    if (report.residual <= s.tolerance) {
+      report.converged = true;
+      break;
+    }
+    if (report.residual < 0.99f * best) {
+      best = report.residual;
+      sinceBest = 0;
+    } else if (++sinceBest >= kStallPasses) {
+      report.stalled = true;
+      break;
+    }
+  }
+  for (glm::vec4& v : state_.v) v = glm::vec4(0.0f);
+  previous_ = state_.x;
+  havePrevious_ = true;
+  for (size_t sv = 0; sv < surfaceVertex_.size(); ++sv) solvedSurface_[sv] = glm::vec3(state_.x[surfaceVertex_[sv]]);
+  report.solvedVolume = enclosedVolume(solvedSurface_, rest_.triangles);
+  return report;
+}
+
+}  // namespace tetlab

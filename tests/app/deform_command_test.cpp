@@ -1,0 +1,109 @@
+// `tetlab deform` end to end on a small generated sequence: the CSV, the
+// exported frames under their input names, and a bad frame reported by name
+// with a non-zero exit (issue 15 item 6).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "app/commands/deform_command.h"
+#include "core/deform/anim_sequence.h"
+
+namespace tetlab {
+namespace {
+
+const std::string kCube = std::string(TETLAB_SOURCE_DIR) + "/assets/meshes/cube_5.obj";
+
+struct Sequence {
+  std::filesystem::path dir;
+  explicit Sequence(const std::string& name) {
+    dir = std::filesystem::temp_directory_path() / ("tetlab_deform_cmd_" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "anim");
+  }
+  ~Sequence() { std::filesystem::remove_all(dir); }
+  // Frame i: the cube squashed along y by 1 - 0.15 i (frame 0 is the rest pose).
+  void write(int frames, int extraVertexAt = -1) {
+    const SurfaceMesh rest = *loadDeformRestMesh(kCube);
+    for (int i = 0; i < frames; ++i) {
+      char name[32];
+      std::snprintf(name, sizeof name, "frame_%04d.obj", i);
+      std::ofstream out(dir / "anim" / name);
+      for (const glm::vec3& p : rest.positions) out << "v " << p.x << " " << p.y * (1.0f - 0.15f * i) << " " << p.z << "\n";
+      if (i == extraVertexAt) out << "v 3 3 3\n";
+      for (const glm::uvec3& t : rest.triangles) out << "f " << t.x + 1 << " " << t.y + 1 << " " << t.z + 1 << "\n";
+      if (i == extraVertexAt) out << "f 1 2 " << rest.positions.size() + 1 << "\n";
+    }
+  }
+  DeformArgs args() const {
+    DeformArgs a;
+    a.rest = kCube;
+    a.anim = (dir / "anim" / "frame_%04d.obj").string();
+    a.targetTets = 800;
+    a.iterations = 200;
+    a.csv = (dir / "out.csv").string();
+    a.exportDir = (dir / "out").string();
+    return a;
+  }
+};
+
+TEST(DeformCommand, WritesACsvRowAndACorrectedFramePerInputFrame) {
+  Sequence seq("ok");
+  seq.write(3);
+  testing::internal::CaptureStdout();
+  const int rc = runDeformCommand(seq.args());
+  const std::string out = testing::internal::GetCapturedStdout();
+  ASSERT_EQ(rc, 0) << out;
+  std::ifstream csv(seq.dir / "out.csv");
+  std::string line;
+  int rows = 0;
+  std::getline(csv, line);
+  EXPECT_EQ(line.rfind("frame,file,iterations,", 0), 0u) << line;
+  while (std::getline(csv, line)) ++rows;
+  EXPECT_EQ(rows, 3);
+  for (const char* name : {"frame_0000.obj", "frame_0001.obj", "frame_0002.obj"}) {
+    ASSERT_TRUE(std::filesystem::exists(seq.dir / "out" / name)) << name;
+    // The corrected frame has the rest mesh's vertices and faces.
+    AnimSequence one{"", {seq.dir / "out" / name}, 0};
+    Result<std::vector<glm::vec3>> frame = loadAnimFrame(one, 0, *loadDeformRestMesh(kCube), "cube_5.obj");
+    EXPECT_TRUE(frame.ok()) << (frame.ok() ? "" : frame.error().message);
+  }
+  // The squash the deformer undoes: frame 2 lost 30 % of its volume in the input.
+  EXPECT_NE(out.find("volume -30.00 %"), std::string::npos) << out;
+}
+
+TEST(DeformCommand, AFrameWithAnotherVertexCountStopsWithItsName) {
+  Sequence seq("bad");
+  seq.write(3, 2);
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  const int rc = runDeformCommand(seq.args());
+  testing::internal::GetCapturedStdout();
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(err.find("frame_0002.obj: 153 vertices, but the rest mesh cube_5.obj has 152"), std::string::npos) << err;
+  // What came before it is kept.
+  EXPECT_TRUE(std::filesystem::exists(seq.dir / "out" / "frame_0001.obj"));
+  EXPECT_FALSE(std::filesystem::exists(seq.dir / "out" / "frame_0002.obj"));
+}
+
+TEST(DeformCommand, BadSettingsAreNamed) {
+  Sequence seq("args");
+  seq.write(1);
+  DeformArgs a = seq.args();
+  a.hold = "box";
+  a.holdBox = {1, 0, 0, 0, 1, 1};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(runDeformCommand(a), 1);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("--hold-box"), std::string::npos);
+  a = seq.args();
+  a.anim = (seq.dir / "nothing_%04d.obj").string();
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(runDeformCommand(a), 1);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("nothing_0000.obj"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tetlab
