@@ -279,6 +279,15 @@ void addDeformSubcommand(CLI::App& cli, ParsedCommandLine& out) {
       ->option_text("DIR");
   d->add_option("--csv", args->csv, "Write one row per frame: iterations, residual, volume errors")
       ->option_text("FILE.csv");
+  d->add_option("--screenshot", args->screenshot,
+                "Write rest (blue), animated (red) and solved (green) side by side at the last frame to this PNG; "
+                "needs a display (xvfb-run)")
+      ->option_text("FILE.png");
+  d->add_option("--record", args->record, "The same picture for every frame as a video (.mp4) or a folder of PNGs")
+      ->option_text("FILE.mp4");
+  d->add_option("--width", args->width, "Picture width in pixels")->check(CLI::Range(64, 8192))->capture_default_str();
+  d->add_option("--height", args->height, "Picture height in pixels")->check(CLI::Range(64, 8192))->capture_default_str();
+  d->add_option("--fps", args->fps, "--record: frames per second")->check(CLI::Range(1, 240))->capture_default_str();
   d->callback([=, &out] {
     const std::array<std::vector<float>, 4>& v = *vectors;
     for (size_t i = 0; i < v[0].size() && i < 6; ++i) args->holdBox[i] = v[0][i];

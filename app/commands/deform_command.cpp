@@ -10,7 +10,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "app/commands/deform_view.h"
 #include "app/output/obj_export.h"
+#include "app/output/recording.h"
 #include "core/deform/anim_sequence.h"
 #include "core/deform/deformer.h"
 #include "core/scene/enum_names.h"
@@ -93,6 +95,26 @@ int runDeformCommand(const DeformArgs& a) {
     if (ec) return fail("cannot create the export folder '" + a.exportDir + "': " + ec.message());
   }
 
+  // The picture: opened before the first frame so a missing display or
+  // ffmpeg is said before any work.
+  std::unique_ptr<DeformPicture> picture;
+  std::unique_ptr<Recorder> recorder;
+  if (!a.screenshot.empty() || !a.record.empty()) {
+    Result<std::unique_ptr<DeformPicture>> p = DeformPicture::create(*rest, {a.width, a.height});
+    if (!p) return fail("--screenshot/--record: " + p.error().message);
+    picture = std::move(*p);
+  }
+  if (!a.record.empty()) {
+    RecordingOptions options;
+    options.output = a.record;
+    options.format = recordFormatForPath(a.record);
+    options.fps = a.fps;
+    Result<std::unique_ptr<Recorder>> r = Recorder::start(options);
+    if (!r) return fail("--record: " + r.error().message);
+    recorder = std::move(*r);
+  }
+  Image lastPicture;
+
   int exitCode = 0;
   int converged = 0;
   double worstBefore = 0.0, worstAfter = 0.0;
@@ -119,6 +141,13 @@ int runDeformCommand(const DeformArgs& a) {
           << (r.converged ? 1 : 0) << ',' << r.volumeError(r.animatedVolume) << ','
           << r.volumeError(r.solvedVolume) << ',' << ms << '\n';
     }
+    if (picture) {
+      Result<Image> image = picture->draw(*animated, deformer->solvedSurface());
+      if (!image) return fail(image.error().message);
+      if (recorder)
+        if (Status s = recorder->addFrame(*image); !s) return fail("--record: " + s.error().message);
+      lastPicture = std::move(*image);
+    }
     if (!a.exportDir.empty()) {
       const ExportSurface surface{"deformed", deformer->solvedSurface(), {}, rest->triangles};
       if (Status s = writeObj(std::filesystem::path(a.exportDir) / file, std::span<const ExportSurface>(&surface, 1),
@@ -127,10 +156,18 @@ int runDeformCommand(const DeformArgs& a) {
         return fail(s.error().message);
     }
   }
+  if (recorder)
+    if (Status s = recorder->stop(); !s) return fail("--record: " + s.error().message);
+  if (!a.screenshot.empty())
+    if (Status s = writePng(a.screenshot, lastPicture); !s) return fail("--screenshot: " + s.error().message);
   if (csv) {
     csv.flush();
     if (!csv) return fail("writing the CSV '" + a.csv + "' failed (disk full?)");
   }
+  if (picture)
+    std::printf("tetlab deform: picture: rest (blue), animated (red), solved (green)%s%s\n",
+                a.screenshot.empty() ? "" : (", last frame in " + a.screenshot).c_str(),
+                a.record.empty() ? "" : (", every frame in " + a.record).c_str());
   std::printf("tetlab deform: %d of %zu frames converged; largest volume error %s in the animation, %s solved%s\n",
               converged, frames, percent(worstBefore).c_str(), percent(worstAfter).c_str(),
               a.exportDir.empty() ? "" : (", written to " + a.exportDir).c_str());

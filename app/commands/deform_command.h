@@ -28,6 +28,10 @@ struct DeformArgs {
   int frames = 0;                // 0: all
   std::string exportDir;         // --export-obj
   std::string csv;
+  std::string screenshot;        // PNG of rest / animated / solved at the last frame
+  std::string record;            // the same for every frame: .mp4 (ffmpeg) or a folder of PNGs
+  int width = 1280, height = 540;
+  int fps = 24;
 };
 
 int runDeformCommand(const DeformArgs& args);

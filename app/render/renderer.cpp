@@ -112,7 +112,7 @@ Result<Renderer> Renderer::create() {
 }
 
 void Renderer::render(const OrbitCamera& camera, glm::ivec2 viewportSize, std::span<const GpuMesh* const> meshes,
-                      const RenderSettings& settings) const {
+                      const RenderSettings& settings, std::span<const glm::vec3> albedos) const {
   if (viewportSize.x <= 0 || viewportSize.y <= 0) return;  // minimised window
   glViewport(0, 0, viewportSize.x, viewportSize.y);
   glDisable(GL_SCISSOR_TEST);
@@ -124,7 +124,7 @@ void Renderer::render(const OrbitCamera& camera, glm::ivec2 viewportSize, std::s
   const float aspect = static_cast<float>(viewportSize.x) / static_cast<float>(viewportSize.y);
   const glm::mat4 viewProj = camera.projectionMatrix(aspect) * camera.viewMatrix();
   drawBackground(settings);
-  drawMeshes(camera, viewProj, meshes, settings);
+  drawMeshes(camera, viewProj, meshes, settings, albedos);
   bool any = false;
   Bounds scene;
   for (const GpuMesh* mesh : meshes) {
@@ -165,7 +165,7 @@ void Renderer::setLighting(const ShaderProgram& program, const OrbitCamera& came
 }
 
 void Renderer::drawMeshes(const OrbitCamera& camera, const glm::mat4& viewProj, std::span<const GpuMesh* const> meshes,
-                          const RenderSettings& settings) const {
+                          const RenderSettings& settings, std::span<const glm::vec3> albedos) const {
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
   glDisable(GL_BLEND);
@@ -175,8 +175,11 @@ void Renderer::drawMeshes(const OrbitCamera& camera, const glm::mat4& viewProj, 
   meshProgram_.set("uClipEnabled", 0);
   meshProgram_.set("uBackfaceDim", 1.0f);
   meshProgram_.set("uAlpha", 1.0f);
-  for (const GpuMesh* mesh : meshes)
-    if (mesh != nullptr) mesh->draw();
+  for (size_t i = 0; i < meshes.size(); ++i) {
+    if (meshes[i] == nullptr) continue;
+    if (i < albedos.size()) meshProgram_.set("uAlbedo", albedos[i]);
+    meshes[i]->draw();
+  }
 }
 
 void Renderer::drawGround(const OrbitCamera& camera, const glm::mat4& viewProj, const Bounds* scene, float groundHeight,

@@ -87,8 +87,10 @@ class Renderer {
   static Result<Renderer> create();
 
   // Draws into the bound framebuffer's (0, 0, viewportSize) rectangle.
+  // albedos (sRGB), when given, colour the meshes one each instead of settings.albedo
+  // (the deformer's rest / animated / solved bodies side by side).
   void render(const OrbitCamera& camera, glm::ivec2 viewportSize, std::span<const GpuMesh* const> meshes,
-              const RenderSettings& settings) const;
+              const RenderSettings& settings, std::span<const glm::vec3> albedos = {}) const;
 
   // Draws a simulated scene (app/render/view_scene.h) as `view` asks: shaded surface,
   // tet wireframe or cut-away, coloured by a field, with pins, colliders and
@@ -113,7 +115,7 @@ class Renderer {
   void setLighting(const ShaderProgram& program, const OrbitCamera& camera, const glm::mat4& viewProj,
                    const RenderSettings& settings) const;
   void drawMeshes(const OrbitCamera& camera, const glm::mat4& viewProj, std::span<const GpuMesh* const> meshes,
-                  const RenderSettings& settings) const;
+                  const RenderSettings& settings, std::span<const glm::vec3> albedos) const;
   // Grid at y = groundHeight with a contact shadow under `scene` (none when null).
   void drawGround(const OrbitCamera& camera, const glm::mat4& viewProj, const Bounds* scene, float groundHeight,
                   const RenderSettings& settings) const;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/commands/deform_command.h"
+#include "app/commands/deform_view.h"
 #include "core/deform/anim_sequence.h"
 
 namespace tetlab {
@@ -103,6 +104,38 @@ TEST(DeformCommand, BadSettingsAreNamed) {
   testing::internal::CaptureStderr();
   EXPECT_EQ(runDeformCommand(a), 1);
   EXPECT_NE(testing::internal::GetCapturedStderr().find("nothing_0000.obj"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tetlab
+
+namespace tetlab {
+namespace {
+
+// The picture shows the three bodies in their colours: count the pixels
+// whose strongest channel is clearly blue, red and green (the background and
+// grid are grey, within a few levels across channels).
+TEST(DeformPicture, ShowsRestAnimatedAndSolvedInTheirColours) {
+  const SurfaceMesh rest = *loadDeformRestMesh(kCube);
+  Result<std::unique_ptr<DeformPicture>> picture = DeformPicture::create(rest, {480, 200});
+  ASSERT_TRUE(picture.ok()) << picture.error().message;
+  std::vector<glm::vec3> squashed = rest.positions;
+  for (glm::vec3& p : squashed) p.y *= 0.5f;
+  Result<Image> image = (*picture)->draw(squashed, rest.positions);
+  ASSERT_TRUE(image.ok()) << image.error().message;
+  size_t blue = 0, red = 0, green = 0;
+  for (size_t i = 0; i + 3 < image->rgba.size(); i += 4) {
+    const int r = image->rgba[i], g = image->rgba[i + 1], b = image->rgba[i + 2];
+    if (b > r + 40 && b > g + 20) ++blue;
+    if (r > g + 40 && r > b + 40) ++red;
+    if (g > r + 40 && g > b + 40) ++green;
+  }
+  const size_t pixels = size_t(image->width) * size_t(image->height);
+  EXPECT_GT(blue, pixels / 100) << blue;
+  EXPECT_GT(red, pixels / 200) << red;
+  EXPECT_GT(green, pixels / 100) << green;
+  // The squashed body is lower than the others: fewer of its pixels than the solved one's.
+  EXPECT_LT(red, green);
 }
 
 }  // namespace
