@@ -87,6 +87,13 @@ Result<std::unique_ptr<App>> App::create(AppOptions options) {
     if (!csv) return csv.error();
     app->compareCsv_ = std::move(*csv);
   }
+  if (o.deform) {
+    Result<DeformSettings> settings = deformSettingsFrom(*o.deform);
+    if (!settings) return settings.error();
+    if (Status s = app->openDeformer(o.deform->rest, o.deform->anim, *settings, o.deform->targetTets); !s)
+      return s.error();
+    app->deform_->playing = true;
+  }
   if (o.startPaused) app->session_->setPaused(true);
   if (!o.framesDir.empty()) app->sequence_.emplace(o.framesDir);
   if (!o.exportObjDir.empty()) app->objExport_.emplace(o.exportObjDir);
@@ -121,10 +128,14 @@ glm::ivec2 App::targetSize() const {
 glm::vec2 App::displaySize() const { return glm::vec2(options_.headless ? targetSize() : window_->windowSize()); }
 
 void App::fitView(bool toLanding) {
-  if (!simView_) return;
   camera_.lensShift.x = panelLensShift(displaySize().x);
   const glm::ivec2 size = targetSize();
   const float aspect = size.y > 0 ? static_cast<float>(size.x) / static_cast<float>(size.y) : 1.0f;
+  if (deformRow_) {
+    deformRow_->frame(camera_, aspect);
+    return;
+  }
+  if (!simView_) return;
   glm::vec3 lo = simView_->bounds().min, hi = simView_->bounds().max;
   if (toLanding && session_) {
     const GroundPlane& ground = session_->settings().colliders.ground;
@@ -210,6 +221,7 @@ void App::drawUi() {
   input.exporting = objExport_.has_value();
   input.exportedFrames = objExport_ ? objExport_->framesWritten() : 0;
   input.ffmpegAvailable = ffmpegAvailable_;
+  input.deform = deform_.get();
   input.compare.primary = session_.get();
   input.compare.compare = compare_.get();
   input.compare.view = compareView_;
@@ -221,8 +233,9 @@ void App::drawUi() {
     input.parametersLaneLabel = std::to_string(lane + 1) + " " + compare_->laneLabel(lane);
   }
 
-  const UiActions actions = drawUiPanel(input, settings_, view_, scenePanel_, recordUi_, compareUi_, panelLayout_);
-  drawViewportHint(display);
+  const UiActions actions =
+      drawUiPanel(input, settings_, view_, scenePanel_, recordUi_, compareUi_, deformUi_, panelLayout_);
+  drawViewportHint(display, deform_ != nullptr);
   drawCompareLabels(display);
   if (simView_) {
     LegendInput legend;
@@ -236,11 +249,16 @@ void App::drawUi() {
   if (recorder_) drawRecordingIndicator(recorder_->videoSeconds(), recorder_->framesWritten(), display);
   if (scene.loading && drawLoadingOverlay(scene, viewCenterX(display.x), display.y) && job_) job_->cancel();
   applyUiActions(actions);
+  applyDeformActions(actions.deform);
 }
 
 void App::step() {
   for (const InputEvent& event : window_->takeEvents()) handleEvent(event);
   pollLoad();
+  if (deform_) {
+    stepDeformer();
+    return;
+  }
   if (!session_) return;
   int steps = 1;
   if (recorder_) {
@@ -288,7 +306,9 @@ void App::render() {
     }
   }
   target_->bindForDrawing();
-  if (compare_ && simView_) {
+  if (deform_) {
+    renderDeformer();
+  } else if (compare_ && simView_) {
     renderCompare();
   } else {
     if (simView_ && session_)
@@ -372,7 +392,12 @@ int App::finish() {
   if (session_ && options_.headless && session_->backend() == Backend::OpenCl)
     std::printf("tetlab: surfaces drawn via %s\n",
                 renderPositions_ ? renderPositions_->pathName().c_str() : "the CPU embedding (device path off)");
-  if (session_ && options_.headless)
+  if (deform_ && options_.headless) {
+    const DeformFrameReport& r = deform_->report();
+    std::printf("tetlab: deformer on %s, frame %zu of %zu (%s): %d iterations, volume %+.2f %% -> %+.2f %%\n",
+                deform_->pattern().c_str(), deform_->frame() + 1, deform_->frames(), deform_->frameFile().c_str(),
+                r.iterations, 100.0 * r.volumeError(r.animatedVolume), 100.0 * r.volumeError(r.solvedVolume));
+  } else if (session_ && options_.headless)
     std::printf("tetlab: %s, %s on %s, %llu frames, t = %.3f s, mean step %.2f ms%s\n",
                 session_->desc().name.c_str(), solverDisplayName(session_->solver()), backendName(session_->backend()),
                 static_cast<unsigned long long>(session_->frame()), session_->time(), session_->meanStepWallMs(),

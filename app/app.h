@@ -33,6 +33,9 @@
 #include "app/ui/scene_panel.h"
 #include "app/output/screenshot.h"
 #include "core/session/compare_session.h"
+#include "core/session/deform_session.h"
+#include "app/commands/deform_view.h"
+#include "app/ui/deform_panel.h"
 #include "core/session/sim_session.h"
 #include "app/ui/ui_panel.h"
 #include "app/render/view_modes.h"
@@ -87,6 +90,12 @@ class App {
   void setCompareView(CompareView view) { compareView_ = view; }
   // The split view's cells, lane by lane, in display coordinates (empty unless split-comparing).
   std::vector<ScreenRect> compareCells() const;
+  // Deformer mode (issue 15): null while the simulation is shown.
+  DeformSession* deformer() { return deform_.get(); }
+  // Opens the deformer on a rest mesh and its animation (paths as typed: the
+  // asset folders are searched too); the simulation stays loaded, paused, behind it.
+  Status openDeformer(std::string rest, std::string anim, const DeformSettings& settings, int targetTets);
+  void closeDeformer();
   OrbitCamera& camera() { return camera_; }
   const std::vector<UiMessage>& messages() const { return messages_; }
   bool loading() const { return job_ && job_->running(); }
@@ -149,6 +158,10 @@ class App {
   // Space, S, R, restore: on every lane while comparing.
   void togglePause();
   void resetRun();
+  // app_deform.cpp
+  void applyDeformActions(const DeformActions& actions);
+  void stepDeformer();
+  void renderDeformer();
   void startRecording(const RecordingOptions& options);
   void stopRecording();
   void exportObjFrame();
@@ -168,6 +181,10 @@ class App {
   CompareView compareView_ = CompareView::Split;
   CompareUiState compareUi_;
   std::optional<CompareCsv> compareCsv_;  // --csv of `tetlab compare --record`
+  // Deformer mode: the session and its three drawn bodies (rest, animated, solved).
+  std::unique_ptr<DeformSession> deform_;
+  std::optional<DeformRow> deformRow_;
+  DeformUiState deformUi_;
   std::optional<uint32_t> lastPickedVertex_;
   size_t dragLane_ = 0;  // the split cell a drag started in
   std::filesystem::path sceneFile_;  // where the running scene came from

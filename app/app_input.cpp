@@ -109,6 +109,7 @@ std::optional<ScenePick> App::pickAt(glm::vec2 cursor) const {
 }
 
 bool App::handleLeftPress(const InputEvent& event) {
+  if (deform_) return false;  // the deformer's bodies are not simulated: a press orbits
   if (event.ctrl && session_) {
     // Ctrl-drag moves a collider in the plane through the grabbed point facing the camera.
     const Ray ray = cameraRay(camera_, event.cursor, displaySize());
@@ -163,7 +164,10 @@ void App::handleKey(const InputEvent& event) {
   if (!session_) return;
   switch (event.key) {
     case GLFW_KEY_SPACE:
-      togglePause();
+      if (deform_)
+        deform_->playing = !deform_->playing;
+      else
+        togglePause();
       break;
     case GLFW_KEY_S:
       if (compare_) {

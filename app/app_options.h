@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/commands/compare_command.h"
+#include "app/commands/deform_command.h"
 #include "app/opencl_status.h"
 #include "core/session/sim_session.h"
 #include "core/scene/scene_overrides.h"
@@ -47,6 +48,8 @@ struct AppOptions {
   // the flags' lanes over the scene file's "compare" section, and write the
   // lanes' CSV (compareSpecOf, app/commands/compare_command.h).
   std::optional<CompareArgs> compare;
+  // `tetlab deform --window`: the deformer's rest mesh, animation and settings (paths resolved).
+  std::optional<DeformArgs> deform;
   std::vector<std::string> uiOpen;  // --ui-open: panel sections open at start (kPanelSections names), empty = default
   OpenClStatus opencl;
 };

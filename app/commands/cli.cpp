@@ -288,6 +288,9 @@ void addDeformSubcommand(CLI::App& cli, ParsedCommandLine& out) {
   d->add_option("--width", args->width, "Picture width in pixels")->check(CLI::Range(64, 8192))->capture_default_str();
   d->add_option("--height", args->height, "Picture height in pixels")->check(CLI::Range(64, 8192))->capture_default_str();
   d->add_option("--fps", args->fps, "--record: frames per second")->check(CLI::Range(1, 240))->capture_default_str();
+  d->add_flag("--window", args->window,
+              "Open the window in deformer mode (timeline, live settings); with --screenshot it runs headless for "
+              "--frames frames and writes the window");
   d->callback([=, &out] {
     const std::array<std::vector<float>, 4>& v = *vectors;
     for (size_t i = 0; i < v[0].size() && i < 6; ++i) args->holdBox[i] = v[0][i];
@@ -513,7 +516,7 @@ ParsedCommandLine readCommandLine(int argc, char** argv) {
   }
   parsed.devices = DeviceChoice{flags.clPlatform, flags.clDevice};
   parsed.listDevices = flags.listDevices;
-  if (parsed.inspect || parsed.run || parsed.deform || parsed.listDevices) return parsed;
+  if (parsed.inspect || parsed.run || (parsed.deform && !parsed.deform->window) || parsed.listDevices) return parsed;
 
   // The window's options. The first failing step prints its error and stops,
   // so OpenCL is queried (by parseCommandLine) only once every flag is known to be valid.

@@ -7,7 +7,6 @@
 
 #include "app/commands/asset_paths.h"
 #include "app/commands/cli.h"
-#include "core/deform/anim_sequence.h"
 
 namespace tetlab {
 
@@ -51,19 +50,25 @@ int runRun(RunArgs args) {
   return runRunCommand(args);
 }
 
-// `tetlab deform`: the rest mesh is also looked up in assets/ like --mesh, and
-// a relative animation pattern whose first frames are not found as typed in
-// each asset folder.
+// `tetlab deform`: headless, or the window in deformer mode (--window).
 int runDeform(DeformArgs args) {
-  const std::vector<std::filesystem::path> dirs = assetSearchDirs(executableDir(nullptr));
-  if (Result<std::filesystem::path> path = resolveMeshPath(args.rest, dirs); path) args.rest = path->string();
-  if (!findAnimSequence(args.anim) && std::filesystem::path(args.anim).is_relative())
-    for (const std::filesystem::path& dir : dirs)
-      if (findAnimSequence((dir / args.anim).string())) {
-        args.anim = (dir / args.anim).string();
-        break;
-      }
+  resolveDeformPaths(args.rest, args.anim, assetSearchDirs(executableDir(nullptr)));
   return runDeformCommand(args);
+}
+
+Result<AppOptions> deformWindowOptions(DeformArgs args, AppOptions app) {
+  app.assetDirs = assetSearchDirs(executableDir(nullptr));
+  resolveDeformPaths(args.rest, args.anim, app.assetDirs);
+  if (Result<DeformSettings> s = deformSettingsFrom(args); !s) return s.error();
+  // With a screenshot the window runs headless for --frames app frames (the timeline plays).
+  app.headless = !args.screenshot.empty();
+  app.frames = app.headless ? std::max(args.frames, 1) : 0;
+  app.screenshotPath = args.screenshot;
+  app.width = args.width;
+  app.height = args.height;
+  if (app.uiOpen.empty()) app.uiOpen = {"deform"};
+  app.deform = std::move(args);
+  return app;
 }
 
 int runCompare(CompareArgs args) {
@@ -130,8 +135,17 @@ CliOutcome parseCommandLine(int argc, char** argv) {
     outcome.exitCode = runInspect(*parsed.inspect);
   } else if (parsed.run) {
     outcome.exitCode = runRun(*parsed.run);
-  } else if (parsed.deform) {
+  } else if (parsed.deform && !parsed.deform->window) {
     outcome.exitCode = runDeform(*parsed.deform);
+  } else if (parsed.deform) {
+    Result<AppOptions> app = deformWindowOptions(*parsed.deform, std::move(parsed.app));
+    if (!app) {
+      outcome.exitCode = printError("deform: " + app.error().message);
+    } else {
+      outcome.app = std::move(*app);
+      if (Status status = queryOpenCl(parsed.devices, outcome.app); !status)
+        outcome.exitCode = printError(status.error().message);
+    }
   } else if (parsed.compare && !parsed.compare->wantsWindow()) {
     outcome.exitCode = runCompare(*parsed.compare);
   } else if (parsed.compare) {

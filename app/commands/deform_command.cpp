@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "app/commands/asset_paths.h"
 #include "app/commands/deform_view.h"
 #include "app/output/obj_export.h"
 #include "app/output/recording.h"
@@ -29,7 +30,9 @@ int fail(const std::string& message) {
   return kExitFailure;
 }
 
-Result<DeformSettings> settingsFrom(const DeformArgs& a) {
+}  // namespace
+
+Result<DeformSettings> deformSettingsFrom(const DeformArgs& a) {
   DeformSettings s;
   std::optional<SolverKind> solver = parseSolverName(a.solver);
   if (!solver) return Error{"--solver '" + a.solver + "': use pbd, xpbd, vbd or avbd"};
@@ -59,6 +62,18 @@ Result<DeformSettings> settingsFrom(const DeformArgs& a) {
   return s;
 }
 
+void resolveDeformPaths(std::string& rest, std::string& anim, const std::vector<std::filesystem::path>& assetDirs) {
+  if (Result<std::filesystem::path> path = resolveMeshPath(rest, assetDirs); path) rest = path->string();
+  if (!findAnimSequence(anim) && std::filesystem::path(anim).is_relative())
+    for (const std::filesystem::path& dir : assetDirs)
+      if (findAnimSequence((dir / anim).string())) {
+        anim = (dir / anim).string();
+        return;
+      }
+}
+
+namespace {
+
 std::string percent(double fraction) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%+.2f %%", 100.0 * fraction);
@@ -68,7 +83,7 @@ std::string percent(double fraction) {
 }  // namespace
 
 int runDeformCommand(const DeformArgs& a) {
-  Result<DeformSettings> settings = settingsFrom(a);
+  Result<DeformSettings> settings = deformSettingsFrom(a);
   if (!settings) return fail(settings.error().message);
   Result<SurfaceMesh> rest = loadDeformRestMesh(a.rest);
   if (!rest) return fail(rest.error().message);

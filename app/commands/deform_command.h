@@ -5,7 +5,12 @@
 // animated and the solved surface, and writes the solved surface (--export-obj)
 // under the input frame's own file name.
 #include <array>
+#include <filesystem>
 #include <string>
+#include <vector>
+
+#include "core/deform/deformer.h"
+#include "core/result.h"
 
 namespace tetlab {
 
@@ -32,7 +37,15 @@ struct DeformArgs {
   std::string record;            // the same for every frame: .mp4 (ffmpeg) or a folder of PNGs
   int width = 1280, height = 540;
   int fps = 24;
+  bool window = false;           // open the window in deformer mode instead (with --screenshot: headless)
 };
+
+// The deformer's settings the flags describe; errors name the flag.
+Result<DeformSettings> deformSettingsFrom(const DeformArgs& args);
+
+// A rest mesh is also looked up in the asset folders (like --mesh), and a
+// relative animation pattern whose frames are not found as typed in each of them.
+void resolveDeformPaths(std::string& rest, std::string& anim, const std::vector<std::filesystem::path>& assetDirs);
 
 int runDeformCommand(const DeformArgs& args);
 

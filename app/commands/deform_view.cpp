@@ -3,25 +3,77 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
-#include <vector>
 
 #include "app/render/camera.h"
 #include "app/render/offscreen_target.h"
-#include "app/render/renderer.h"
 #include "app/window.h"
 
 namespace tetlab {
+
+Result<DeformRow> DeformRow::create(const SurfaceMesh& rest) {
+  DeformRow row;
+  row.lo_ = glm::vec3(1e30f);
+  row.hi_ = glm::vec3(-1e30f);
+  for (const glm::vec3& q : rest.positions) {
+    row.lo_ = glm::min(row.lo_, q);
+    row.hi_ = glm::max(row.hi_, q);
+  }
+  const float spacing = 1.3f * std::max(row.hi_.x - row.lo_.x, row.hi_.z - row.lo_.z);
+  for (int i = 0; i < 3; ++i) row.offsets_[size_t(i)] = glm::vec3(float(i - 1) * spacing, -row.lo_.y, 0.0f);
+  for (int i = 0; i < 3; ++i) {
+    Result<GpuMesh> mesh = GpuMesh::create(rest);
+    if (!mesh) return mesh.error();
+    row.meshes_.push_back(std::move(*mesh));
+  }
+  // Every body starts as the rest pose in its place; the rest body never moves again.
+  for (size_t i = 0; i < 3; ++i) {
+    row.scratch_ = rest.positions;
+    for (glm::vec3& q : row.scratch_) q += row.offsets_[i];
+    if (Status s = row.meshes_[i].updatePositions(row.scratch_); !s) return s.error();
+  }
+  return row;
+}
+
+Status DeformRow::update(std::span<const glm::vec3> animated, std::span<const glm::vec3> solved) {
+  const std::span<const glm::vec3> bodies[2] = {animated, solved};
+  for (size_t i = 1; i < 3; ++i) {
+    scratch_.assign(bodies[i - 1].begin(), bodies[i - 1].end());
+    for (glm::vec3& q : scratch_) q += offsets_[i];
+    if (Status s = meshes_[i].updatePositions(scratch_); !s) return s;
+  }
+  return Ok{};
+}
+
+void DeformRow::draw(const Renderer& renderer, const OrbitCamera& camera, glm::ivec2 size,
+                     const RenderSettings& settings, const std::array<bool, 3>& show) const {
+  const glm::vec3 colors[3] = {kRestColor, kAnimatedColor, kSolvedColor};
+  const GpuMesh* meshes[3];
+  for (size_t i = 0; i < 3; ++i) meshes[i] = show[i] ? &meshes_[i] : nullptr;
+  renderer.render(camera, size, meshes, settings, colors);
+}
+
+void DeformRow::frame(OrbitCamera& camera, float aspect) const {
+  const glm::vec3 sceneLo = lo_ + offsets_[0], sceneHi = hi_ + offsets_[2];
+  // fitToBounds sets the zoom limits; its bounding-sphere fit leaves a wide row small.
+  camera.fitToBounds(sceneLo, sceneHi, aspect);
+  camera.yaw = 0.0f;
+  camera.pitch = 0.12f;
+  camera.target = 0.5f * (sceneLo + sceneHi);
+  // A lens shift s (the window's side panel) leaves 1 - |s| of the half-width free.
+  const float tanY = std::tan(0.5f * camera.fovY),
+              tanX = tanY * aspect * std::max(1.0f - std::abs(camera.lensShift.x), 0.2f);
+  const glm::vec3 half = 0.5f * (sceneHi - sceneLo);
+  camera.distance = 1.12f * std::max(half.x / tanX, half.y / tanY) + half.z;
+}
 
 // Declared in this order so the GL objects go before the window (and its context).
 struct DeformPicture::Gl {
   std::unique_ptr<Window> window;
   std::optional<Renderer> renderer;
   std::optional<OffscreenTarget> target;
-  std::vector<GpuMesh> meshes;  // rest, animated, solved
+  std::optional<DeformRow> row;
   OrbitCamera camera;
-  glm::vec3 offset[3];          // per body: its place on the ground
   glm::ivec2 size{0};
-  std::vector<glm::vec3> scratch;
 };
 
 DeformPicture::DeformPicture() : gl_(std::make_unique<Gl>()) {}
@@ -45,50 +97,19 @@ Result<std::unique_ptr<DeformPicture>> DeformPicture::create(const SurfaceMesh& 
   Result<OffscreenTarget> target = OffscreenTarget::create(size, 0);
   if (!target) return target.error();
   g.target.emplace(std::move(*target));
+  Result<DeformRow> row = DeformRow::create(rest);
+  if (!row) return row.error();
+  g.row.emplace(std::move(*row));
   g.size = size;
-
-  glm::vec3 lo(1e30f), hi(-1e30f);
-  for (const glm::vec3& q : rest.positions) {
-    lo = glm::min(lo, q);
-    hi = glm::max(hi, q);
-  }
-  const float spacing = 1.3f * std::max(hi.x - lo.x, hi.z - lo.z);
-  for (int i = 0; i < 3; ++i) g.offset[i] = glm::vec3(float(i - 1) * spacing, -lo.y, 0.0f);
-  for (int i = 0; i < 3; ++i) {
-    Result<GpuMesh> mesh = GpuMesh::create(rest);
-    if (!mesh) return mesh.error();
-    g.meshes.push_back(std::move(*mesh));
-  }
-  // The rest body never moves: put it in its place once.
-  g.scratch = rest.positions;
-  for (glm::vec3& q : g.scratch) q += g.offset[0];
-  if (Status s = g.meshes[0].updatePositions(g.scratch); !s) return s.error();
-  const glm::vec3 sceneLo = lo + g.offset[0], sceneHi = hi + g.offset[2];
-  // Face the row from the front, a little above, close enough that the row
-  // fills the width (a bounding-sphere fit leaves a wide row small).
-  g.camera.fitToBounds(sceneLo, sceneHi, float(size.x) / float(size.y));
-  g.camera.yaw = 0.0f;
-  g.camera.pitch = 0.12f;
-  g.camera.target = 0.5f * (sceneLo + sceneHi);
-  const float tanY = std::tan(0.5f * g.camera.fovY), tanX = tanY * float(size.x) / float(size.y);
-  const glm::vec3 half = 0.5f * (sceneHi - sceneLo);
-  g.camera.distance = 1.12f * std::max(half.x / tanX, half.y / tanY) + half.z;
+  g.row->frame(g.camera, float(size.x) / float(size.y));
   return p;
 }
 
 Result<Image> DeformPicture::draw(std::span<const glm::vec3> animated, std::span<const glm::vec3> solved) {
   Gl& g = *gl_;
-  const std::span<const glm::vec3> bodies[2] = {animated, solved};
-  for (int i = 1; i < 3; ++i) {
-    g.scratch.assign(bodies[i - 1].begin(), bodies[i - 1].end());
-    for (glm::vec3& q : g.scratch) q += g.offset[i];
-    if (Status s = g.meshes[size_t(i)].updatePositions(g.scratch); !s) return s.error();
-  }
+  if (Status s = g.row->update(animated, solved); !s) return s.error();
   g.target->bindForDrawing();
-  const GpuMesh* meshes[3] = {&g.meshes[0], &g.meshes[1], &g.meshes[2]};
-  const glm::vec3 colors[3] = {kRestColor, kAnimatedColor, kSolvedColor};
-  RenderSettings settings;
-  g.renderer->render(g.camera, g.size, meshes, settings, colors);
+  g.row->draw(*g.renderer, g.camera, g.size, RenderSettings{}, {true, true, true});
   g.target->resolve();
   return g.target->readPixels();
 }

@@ -1,18 +1,23 @@
 #pragma once
 // The deformer's picture (issue 15 item 2's output): the rest surface (blue),
 // the animated input (red) and the solved surface (green) side by side on the
-// ground, in a hidden window's offscreen target, for `tetlab deform
-// --screenshot` and `--record`. Each body keeps its own place, lifted so the
-// rest pose stands on the ground:
+// ground, lifted so the rest pose stands on it:
 //
 //     [ rest ]   [ animated ]   [ solved ]      x: -D, 0, +D (D = 1.3 x the body's width)
+//
+// DeformRow draws the row with any renderer (the window's deformer mode);
+// DeformPicture wraps it in a hidden window and an offscreen target for
+// `tetlab deform --screenshot` and `--record`.
+#include <array>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include "app/output/screenshot.h"
+#include "app/render/renderer.h"
 #include "core/mesh/tet_mesh.h"
 #include "core/result.h"
 
@@ -23,6 +28,26 @@ inline constexpr glm::vec3 kRestColor{0.30f, 0.50f, 0.90f};
 inline constexpr glm::vec3 kAnimatedColor{0.88f, 0.30f, 0.26f};
 inline constexpr glm::vec3 kSolvedColor{0.30f, 0.78f, 0.36f};
 
+class DeformRow {
+ public:
+  // Needs a current GL context.
+  static Result<DeformRow> create(const SurfaceMesh& rest);
+  // Animated and solved positions in the rest mesh's vertex order.
+  Status update(std::span<const glm::vec3> animated, std::span<const glm::vec3> solved);
+  // show: rest, animated, solved.
+  void draw(const Renderer& renderer, const OrbitCamera& camera, glm::ivec2 size, const RenderSettings& settings,
+            const std::array<bool, 3>& show) const;
+  // Faces the row from the front, a little above, close enough that it fills the width.
+  void frame(OrbitCamera& camera, float aspect) const;
+
+ private:
+  DeformRow() = default;
+  std::vector<GpuMesh> meshes_;  // rest, animated, solved
+  std::array<glm::vec3, 3> offsets_{};
+  glm::vec3 lo_{0.0f}, hi_{0.0f};  // the rest mesh's bounds
+  std::vector<glm::vec3> scratch_;
+};
+
 class DeformPicture {
  public:
   // Opens a hidden window (needs a display: xvfb-run headless).
@@ -31,7 +56,6 @@ class DeformPicture {
   DeformPicture(const DeformPicture&) = delete;
   DeformPicture& operator=(const DeformPicture&) = delete;
 
-  // Draws the three bodies (animated and solved in the rest mesh's vertex order).
   Result<Image> draw(std::span<const glm::vec3> animated, std::span<const glm::vec3> solved);
 
  private:

@@ -132,7 +132,7 @@ float viewCenterX(float displayWidth) { return 0.5f * (panelLensShift(displayWid
 
 UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSettings& view,
                       ScenePanelState& sceneState, RecordUiState& recordState, CompareUiState& compareState,
-                      PanelLayout& layout) {
+                      DeformUiState& deformState, PanelLayout& layout) {
   UiActions actions;
   ImGui::SetNextWindowPos(ImVec2(kPanelPosition.x, kPanelPosition.y), ImGuiCond_FirstUseEver);
   const float height = std::max(200.0f, in.displaySize.y - 2.0f * kPanelPosition.y - 36.0f);
@@ -143,8 +143,13 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
 
   layout.openNow.clear();
   layout.inViewNow.clear();
-  if (section(layout, "Scene", "scene", true)) actions.scene = drawScenePanel(sceneState, in.scene);
-  if (in.session) {
+  if (in.deform) {
+    // Deformer mode: its own section first; the simulation waits behind it.
+    if (section(layout, "Deformer", "deform", true)) actions.deform = drawDeformPanel(in.deform, deformState);
+  } else if (section(layout, "Scene", "scene", true)) {
+    actions.scene = drawScenePanel(sceneState, in.scene);
+  }
+  if (in.session && !in.deform) {
     SimSession& s = *in.session;
     if (section(layout, "Simulation", "simulation", true)) {
       actions.solver = drawRunControls(s, in.solver);
@@ -173,6 +178,7 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
     if (numbersShown) drawNumbersPanel(s, in.timer);
     s.setStageTiming(numbersShown);  // device profiling events only while the table is on screen
     if (section(layout, "Compare solvers", "compare", false)) actions.compare = drawComparePanel(in.compare, compareState);
+    if (section(layout, "Deformer", "deform", false)) actions.deform = drawDeformPanel(nullptr, deformState);
   }
   if (section(layout, "View", "view", false)) {
     drawViewControls(view);
@@ -192,7 +198,7 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
   return actions;
 }
 
-void drawViewportHint(glm::vec2 displaySize) {
+void drawViewportHint(glm::vec2 displaySize, bool deformer) {
   ImGui::SetNextWindowPos(ImVec2(viewCenterX(displaySize.x), displaySize.y - 8.0f), ImGuiCond_Always,
                           ImVec2(0.5f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.45f);
@@ -200,10 +206,15 @@ void drawViewportHint(glm::vec2 displaySize) {
                                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   ImGui::Begin("##hint", nullptr, flags);
-  ImGui::TextColored(kDimColor,
-                     "drag body: pull   shift-click: pin/unpin   ctrl-drag: move collider   drag elsewhere: orbit   right-drag: pan");
-  ImGui::TextColored(kDimColor,
-                     "wheel: zoom   space: pause   S: step   R: reset   1-4: PBD/XPBD/VBD/AVBD   V/C: view/colour   F: fit   F12: shot");
+  if (deformer) {
+    // The deformer's bodies are not simulated: nothing to pull or pin.
+    ImGui::TextColored(kDimColor, "drag: orbit   right-drag: pan   wheel: zoom   space: play/pause   F: fit   F12: shot");
+  } else {
+    ImGui::TextColored(kDimColor,
+                       "drag body: pull   shift-click: pin/unpin   ctrl-drag: move collider   drag elsewhere: orbit   right-drag: pan");
+    ImGui::TextColored(kDimColor,
+                       "wheel: zoom   space: pause   S: step   R: reset   1-4: PBD/XPBD/VBD/AVBD   V/C: view/colour   F: fit   F12: shot");
+  }
   ImGui::End();
 }
 

@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 
 #include "app/ui/compare_panel.h"
+#include "app/ui/deform_panel.h"
 #include "app/ui/frame_timer.h"
 #include "app/ui/panel_sections.h"
 #include "app/opencl_status.h"
@@ -76,6 +77,7 @@ struct UiPanelInput {
   glm::vec2 displaySize{0.0f};
   std::string glInterop;  // how OpenCL results reach GL right now ("" = no OpenCL drawing)
   ComparePanelInput compare;
+  DeformSession* deform = nullptr;  // deformer mode: its session (the simulation's sections are hidden)
 };
 
 struct UiActions {
@@ -86,17 +88,18 @@ struct UiActions {
   ScenePanelActions scene;
   RecordUiActions record;
   CompareActions compare;
+  DeformActions deform;
 };
 
 UiActions drawUiPanel(const UiPanelInput& input, RenderSettings& settings, ViewSettings& view,
                       ScenePanelState& sceneState, RecordUiState& recordState, CompareUiState& compareState,
-                      PanelLayout& layout);
+                      DeformUiState& deformState, PanelLayout& layout);
 
 // The panel's right edge [display units]: compare mode's split cells start there.
 float panelRight();
 
 // One line at the bottom of the 3D view saying how to drag, pin, step and move
 // the camera, centred on the area the panel leaves free.
-void drawViewportHint(glm::vec2 displaySize);
+void drawViewportHint(glm::vec2 displaySize, bool deformer = false);  // deformer: its own keys
 
 }  // namespace tetlab

@@ -1,0 +1,34 @@
+#pragma once
+// The "Deformer" section (issue 15 items 1 and 2): open a rest mesh and its
+// animated OBJ sequence, play / scrub / loop the timeline, edit the
+// deformer's settings live (the shown frame is solved again on every edit),
+// read what the last solve did, pick which of rest (blue), animated (red) and
+// solved (green) are drawn, and export the corrected sequence. The timeline
+// and settings live in the DeformSession; the section returns the rest.
+#include <optional>
+#include <string>
+
+namespace tetlab {
+
+class DeformSession;
+
+struct DeformUiState {
+  char rest[512] = "armadillo_4k_surface.obj";
+  char anim[512] = "anim/armadillo_twist/frame_%04d.obj";
+  int targetTets = 5000;
+  char exportDir[512] = "deformed";
+  bool show[3] = {true, true, true};  // rest, animated, solved
+};
+
+struct DeformActions {
+  bool open = false;                       // open state.rest with state.anim
+  bool close = false;                      // back to the simulation
+  std::optional<size_t> scrub;             // show this frame
+  bool resolve = false;                    // a setting changed: solve the shown frame again
+  std::optional<std::string> exportTo;     // write the corrected sequence here
+};
+
+// session: the open deformer, or null (then only the opener is drawn).
+DeformActions drawDeformPanel(DeformSession* session, DeformUiState& state);
+
+}  // namespace tetlab

@@ -1,0 +1,93 @@
+#pragma once
+// The deformer in the window (issue 15 items 1 and 2): an animated OBJ
+// sequence on a timeline, each shown frame corrected by the quasi-static
+// deformer (core/deform/deformer.h) with settings edited live.
+//
+//   open(rest, pattern) --load rest, find frames, tetrahedralize--> frame 0 solved
+//   advance(dt): playing -> the next frame once 1/fps of wall time has passed
+//                (at most one per call: a solve can take longer than a frame),
+//                at the end: back to 0 (loop) or stop
+//   showFrame(i): scrub; load frame i (lazily: only the frame shown is in memory) and solve it
+//   settings changed -> resolve(): solve the shown frame again
+//   export: one frame per advance() into DIR under the input names, then a notice
+//
+// The clock follows the timeline: time() = frame / fps. A frame that fails to
+// load leaves the last good one shown and says why (error()); nothing throws.
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/deform/anim_sequence.h"
+#include "core/deform/deformer.h"
+#include "core/result.h"
+
+namespace tetlab {
+
+class DeformSession {
+ public:
+  static Result<std::unique_ptr<DeformSession>> open(const std::string& restPath, const std::string& animPattern,
+                                                     const DeformSettings& settings, int targetTets);
+
+  // ---- timeline ----
+  size_t frames() const { return sequence_.frames(); }
+  size_t frame() const { return frame_; }
+  double time() const { return double(frame_) / double(fps); }
+  bool playing = false;
+  bool loop = true;
+  float fps = 24.0f;  // timeline frames per second of wall time [1/s]
+  // Scrub to frame i (clamped to the sequence).
+  Status showFrame(size_t i);
+  // Called once per app frame with the wall time since the last call [s].
+  void advance(double wallSeconds);
+
+  // ---- solving ----
+  DeformSettings& settings() { return settings_; }
+  const DeformSettings& settings() const { return settings_; }
+  // Solve the shown frame again (after a settings edit).
+  Status resolve();
+  const DeformFrameReport& report() const { return report_; }
+  double lastSolveMs() const { return solveMs_; }
+
+  // ---- output ----
+  // Writes every frame, one per advance(), to dir under its input file name
+  // through `writer` (the app's OBJ writer, app/output/obj_export.h).
+  using FrameWriter = std::function<Status(const std::filesystem::path& path, const DeformSession& session)>;
+  Status startExport(const std::filesystem::path& dir, FrameWriter writer);
+  bool exporting() const { return exportNext_ < frames() && !exportDir_.empty(); }
+  size_t exported() const { return exportNext_; }
+
+  const SurfaceMesh& rest() const { return deformer_->restSurface(); }
+  const std::vector<glm::vec3>& animated() const { return animated_; }
+  const std::vector<glm::vec3>& solved() const { return deformer_->solvedSurface(); }
+  const Deformer& deformer() const { return *deformer_; }
+  const std::string& restPath() const { return restPath_; }
+  const std::string& pattern() const { return sequence_.pattern; }
+  const std::string& frameFile() const { return frameFile_; }
+  // The last load or write error ("" = none) and notices, each taken once.
+  std::vector<std::string> takeErrors();
+  std::vector<std::string> takeNotices();
+
+ private:
+  DeformSession() = default;
+  Status solveShown();
+  void exportStep();
+
+  std::string restPath_;
+  AnimSequence sequence_;
+  std::unique_ptr<Deformer> deformer_;
+  DeformSettings settings_;
+  std::vector<glm::vec3> animated_;
+  DeformFrameReport report_;
+  size_t frame_ = 0;
+  std::string frameFile_;
+  double sinceFrame_ = 0.0;
+  double solveMs_ = 0.0;
+  std::filesystem::path exportDir_;
+  FrameWriter exportWriter_;
+  size_t exportNext_ = 0;
+  std::vector<std::string> errors_, notices_;
+};
+
+}  // namespace tetlab

@@ -1,0 +1,112 @@
+// The deformer in the window (issue 15 items 1 and 2): `tetlab deform
+// --window` opens it on the timeline, which plays one frame per app frame
+// headless and loops; a scrub shows that frame solved; a bad animation is
+// reported while the app keeps running; the simulation comes back on close.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/app.h"
+#include "core/deform/anim_sequence.h"
+#include "tests/app/app_test_util.h"
+
+namespace tetlab {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kAssets = fs::path(TETLAB_SOURCE_DIR) / "assets";
+
+// The cube squashed a little more every frame (frame 0 is the rest pose).
+fs::path writeSquashes(const std::string& name, int frames) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("tetlab_deform_app_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const SurfaceMesh rest = *loadDeformRestMesh((kAssets / "meshes" / "cube_5.obj").string());
+  for (int i = 0; i < frames; ++i) {
+    char file[32];
+    std::snprintf(file, sizeof file, "f_%04d.obj", i);
+    std::ofstream out(dir / file);
+    for (const glm::vec3& p : rest.positions) out << "v " << p.x << " " << p.y * (1.0f - 0.1f * i) << " " << p.z << "\n";
+    for (const glm::uvec3& t : rest.triangles) out << "f " << t.x + 1 << " " << t.y + 1 << " " << t.z + 1 << "\n";
+  }
+  return dir;
+}
+
+AppOptions deformOptions(const fs::path& dir) {
+  AppOptions o;
+  o.scenePath = kAssets / "scenes" / "beam.json";
+  o.sceneArgument = o.scenePath.string();
+  o.assetDirs = {kAssets};
+  o.headless = true;
+  o.backend = Backend::Cpu;
+  o.width = 960;
+  o.height = 540;
+  DeformArgs d;
+  d.rest = "cube_5.obj";
+  d.anim = (dir / "f_%04d.obj").string();
+  d.targetTets = 600;
+  d.window = true;
+  o.deform = d;
+  return o;
+}
+
+TEST(DeformApp, TheTimelinePlaysLoopsAndScrubs) {
+  const fs::path dir = writeSquashes("play", 3);
+  Result<std::unique_ptr<App>> app = test::createApp(deformOptions(dir));
+  ASSERT_TRUE(app.ok()) << app.error().message;
+  DeformSession* d = (*app)->deformer();
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->frames(), 3u);
+  EXPECT_TRUE(d->playing);
+  EXPECT_EQ(d->frame(), 0u);
+  std::vector<size_t> seen;
+  for (int i = 0; i < 4; ++i) {
+    (*app)->frame();
+    seen.push_back(d->frame());
+  }
+  EXPECT_EQ(seen, (std::vector<size_t>{1, 2, 0, 1}));  // one frame per app frame, looping
+  // The clock follows the timeline.
+  EXPECT_DOUBLE_EQ(d->time(), 1.0 / double(d->fps));
+  // The solved frame undoes part of its 10 % squash.
+  EXPECT_GT(d->report().solvedVolume, d->report().animatedVolume);
+  d->playing = false;
+  ASSERT_TRUE(d->showFrame(2).ok());
+  (*app)->frame();
+  EXPECT_EQ(d->frame(), 2u);
+  EXPECT_EQ(d->frameFile(), "f_0002.obj");
+  EXPECT_EQ((*app)->finish(), 0);
+}
+
+TEST(DeformApp, ABadAnimationIsReportedAndTheAppKeepsRunning) {
+  const fs::path dir = writeSquashes("bad", 2);
+  AppOptions o = deformOptions(dir);
+  o.deform.reset();
+  Result<std::unique_ptr<App>> app = test::createApp(o);
+  ASSERT_TRUE(app.ok()) << app.error().message;
+  // A frame with one vertex more (and a triangle using it).
+  std::ofstream(dir / "f_0001.obj", std::ios::app) << "v 3 3 3\nf 1 2 153\n";
+  DeformSettings settings;
+  ASSERT_TRUE((*app)->openDeformer("cube_5.obj", (dir / "f_%04d.obj").string(), settings, 600).ok());
+  Status scrub = (*app)->deformer()->showFrame(1);
+  ASSERT_FALSE(scrub.ok());
+  // The message names the file and both counts.
+  EXPECT_NE(scrub.error().message.find("f_0001.obj: 153 vertices, but the rest mesh cube_5.obj has 152"),
+            std::string::npos)
+      << scrub.error().message;
+  (*app)->frame();
+  EXPECT_EQ((*app)->deformer()->frame(), 0u);  // the last good frame stays shown
+  bool reported = false;
+  for (const UiMessage& m : (*app)->messages()) reported |= m.error && m.text.find("f_0001.obj") != std::string::npos;
+  EXPECT_TRUE(reported);
+  // A pattern with no frames at all: an error, no deformer, the simulation goes on.
+  (*app)->closeDeformer();
+  Status none = (*app)->openDeformer("cube_5.obj", (dir / "nothing_%04d.obj").string(), settings, 600);
+  EXPECT_FALSE(none.ok());
+  EXPECT_EQ((*app)->deformer(), nullptr);
+  (*app)->frame();
+  EXPECT_EQ((*app)->finish(), 0);
+}
+
+}  // namespace
+}  // namespace tetlab
