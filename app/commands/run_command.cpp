@@ -149,16 +149,17 @@ int runRunCommand(const RunArgs& args) {
   const int earlyFrame = std::min(kSoakEarlyFrame, std::max(1, args.frames / 2));
   std::optional<uint64_t> earlyResident;
   // Keyed pins (core/sim/pin_animation.h): moved to the frame's end pose, let go at their time.
+  const double capacity = elasticCapacity(model);
   PinAnimator pins;
   const std::vector<AnimatedPins>& animated = scene->animatedPins;
   for (int frame = 1; frame <= args.frames; ++frame) {
     if (!animated.empty()) {
       const double end = sim->time() + double(settings.step.dt);
-      const std::vector<size_t> due = pins.dueReleases(animated, end);
+      const std::vector<PinChange> due = pins.dueChanges(animated, end);
       if (!due.empty()) {
         const double time = state.time;
         if (Status st = sim->readState(state); !st) return fail("releasing keyed pins: " + st.error().message);
-        for (size_t k : due) unpinVertices(model, state, animated[k].vertices);
+        pins.apply(due, animated, model, state, end);
         state.time = time;
         if (Status st = sim->writeState(state); !st) return fail("releasing keyed pins: " + st.error().message);
       }
@@ -184,6 +185,17 @@ int runRunCommand(const RunArgs& args) {
     const bool energyKnown = sim->computesEnergy() || csv.is_open();
     const EnergyRiseCheck rise =
         checkEnergyRise(unforced && energyKnown, diag.energy.dynamicTotal(), e0.dynamicTotal(), energyScale);
+    if (!unforced && energyKnown) {
+      // Forced (keyed pins, wind, fields): the window's explosion bound, which
+      // allows the bodies' elastic capacity (core/sim/convergence.h).
+      const ExplosionCheck explosion =
+          checkExplosion(diag.energy.dynamicTotal(), e0.dynamicTotal(), energyScale, true, capacity);
+      if (explosion.exploded) {
+        std::cerr << "tetlab run: frame " << frame << ": "
+                  << explosionMessage(explosion, diag.energy.dynamicTotal(), e0.dynamicTotal(), energyScale) << "\n";
+        return 2;
+      }
+    }
     const XpbdForceShare share = checkXpbdForceShare(diag.energy, energyScale);
     if (share.applies) {
       ++shareFrames;

@@ -22,7 +22,8 @@ void drawKeyedPins(SimSession& session) {
   if (all.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(kDim, "No pin region of this scene has keys. In a scene file, give a pin region \"keys\" "
-                             "(time, translate, rotate_deg) and/or \"release_at\" (presets: beam_twist, jelly_shake).");
+                             "(time, translate, rotate_deg), \"release_at\" and/or \"toggle_at\" (presets: beam_twist, "
+                             "jelly_shake).");
     ImGui::PopTextWrapPos();
     return;
   }
@@ -47,6 +48,26 @@ void drawKeyedPins(SimSession& session) {
       ImGui::SetNextItemWidth(90);
       ImGui::DragFloat("s##release", &a.releaseAt, 0.01f, 0.0f, 1e6f, "%.3f");
     }
+    // Toggle times: held / free / held ... (a re-hold keeps the vertices where they are).
+    int removeToggle = -1;
+    for (size_t i = 0; i < a.toggleAt.size(); ++i) {
+      ImGui::PushID(1000 + int(i));
+      ImGui::SetNextItemWidth(90);
+      const float lo = i > 0 ? a.toggleAt[i - 1] + 1e-3f : 0.0f;
+      const float hi = i + 1 < a.toggleAt.size() ? a.toggleAt[i + 1] - 1e-3f : 1e6f;
+      if (ImGui::DragFloat("##toggle", &a.toggleAt[i], 0.01f, lo, hi, i % 2 == 0 ? "free at %.2f s" : "held at %.2f s"))
+        a.toggleAt[i] = std::clamp(a.toggleAt[i], lo, hi);
+      ImGui::SameLine();
+      if (ImGui::SmallButton("x")) removeToggle = int(i);
+      ImGui::PopID();
+    }
+    if (removeToggle >= 0) a.toggleAt.erase(a.toggleAt.begin() + removeToggle);
+    if (ImGui::SmallButton("toggle at now")) {
+      const float now = float(session.time());
+      if (a.toggleAt.empty() || now > a.toggleAt.back()) a.toggleAt.push_back(now);
+    }
+    itemTooltip("Add a time at which the pins flip between held and free (held at the start). Held again, they "
+                "hold the vertices where they are and follow the keys from there.");
     int remove = -1;
     bool edited = false;
     for (size_t i = 0; i < a.keys.size(); ++i) {

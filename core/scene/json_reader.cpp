@@ -217,6 +217,17 @@ void JsonObject::read(const char* key, std::vector<uint32_t>& out) {
   out = std::move(r);
 }
 
+void JsonObject::read(const char* key, std::vector<float>& out, NumberRange range) {
+  const nlohmann::json* v = find(key);
+  if (!v) return;
+  const std::string path = childPath(key);
+  if (!v->is_array()) fail(path, "expected an array of numbers, got " + describe(*v));
+  std::vector<float> r;
+  r.reserve(v->size());
+  for (size_t i = 0; i < v->size(); ++i) r.push_back(readFloatValue((*v)[i], path + "/" + std::to_string(i), range));
+  out = std::move(r);
+}
+
 std::optional<JsonObject> JsonObject::object(const char* key) {
   const nlohmann::json* v = find(key);
   if (!v) return std::nullopt;

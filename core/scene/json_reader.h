@@ -64,6 +64,7 @@ class JsonObject {
   void read(const char* key, glm::uvec2& out, uint32_t min, uint32_t max);
   void read(const char* key, glm::uvec3& out, uint32_t min, uint32_t max);
   void read(const char* key, std::vector<uint32_t>& out);
+  void read(const char* key, std::vector<float>& out, NumberRange range = NumberRange::any());
 
   template <class E>
   void readEnum(const char* key, E& out, std::span<const EnumName<E>> names) {

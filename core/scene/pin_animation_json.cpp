@@ -33,6 +33,14 @@ void readPinAnimation(JsonObject& region, PinAnimation& out) {
     region.read("pivot", out.pivot);
   }
   region.read("release_at", out.releaseAt, NumberRange::closed(0.0, 1e6));
+  if (region.has("toggle_at")) {
+    region.read("toggle_at", out.toggleAt, NumberRange::closed(0.0, 1e6));
+    for (size_t i = 1; i < out.toggleAt.size(); ++i)
+      if (!(out.toggleAt[i] > out.toggleAt[i - 1]))
+        JsonObject::fail(region.childPath("toggle_at"),
+                         "toggle times must rise: " + std::to_string(out.toggleAt[i]) + " s after " +
+                             std::to_string(out.toggleAt[i - 1]) + " s (the pins flip held/free at each)");
+  }
 }
 
 void writePinAnimation(const PinAnimation& a, JsonOut& region) {
@@ -48,6 +56,11 @@ void writePinAnimation(const PinAnimation& a, JsonOut& region) {
   }
   if (a.pivotSet) region["pivot"] = jsonVec3(a.pivot);
   if (a.releaseAt >= 0.0f) region["release_at"] = jsonFloat(a.releaseAt);
+  if (!a.toggleAt.empty()) {
+    JsonOut times = JsonOut::array();
+    for (float t : a.toggleAt) times.push_back(jsonFloat(t));
+    region["toggle_at"] = times;
+  }
 }
 
 }  // namespace tetlab

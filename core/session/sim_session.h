@@ -28,8 +28,10 @@
 // kernels falls back to the CPU reference with a notice saying so.
 //
 // Blow-up: a non-finite state (the step rolls back the bad substep) or a total
-// energy more than kExplosionFactor times the scene's energy scale away from
-// the start pauses the run; restoreLastGood() goes back to the last snapshot.
+// energy further from the start than checkExplosion allows (core/sim/
+// convergence.h: kExplosionFactor times the scene's energy scale, plus the
+// bodies' elastic capacity while something forces them) pauses the run;
+// restoreLastGood() goes back to the last snapshot.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -73,7 +75,6 @@ class SimSession {
   // snapshots; energy too when the device energy kernels are unavailable).
   static constexpr int kDiagnosticsEvery = 10;
   static constexpr int kSnapshotEvery = 30;      // frames between "last good state" snapshots
-  static constexpr double kExplosionFactor = 100.0;
 
   // `desc` is what built `built` (kept for saving). Fails on an empty model.
   static Result<std::unique_ptr<SimSession>> create(SceneDesc desc, BuiltScene built);
@@ -289,6 +290,7 @@ class SimSession {
   bool paused_ = false, singleStep_ = false;
 
   double energy0_ = 0.0, energyScale_ = 1.0;
+  double elasticCapacity_ = 0.0;  // forced runs may add this much (checkExplosion)
   ConvergenceCheck convergence_;
   uint64_t underConvergedFrames_ = 0;
   XpbdForceShare xpbdShare_;

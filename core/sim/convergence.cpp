@@ -1,5 +1,8 @@
 #include "core/sim/convergence.h"
 
+#include <cmath>
+#include <cstdio>
+
 #include <algorithm>
 #include <cmath>
 
@@ -55,6 +58,51 @@ double sceneEnergyScale(const SimModel& model, const StepSettings& step, const E
   const double size = model.vertexCount() > 0 ? double(glm::length(hi - lo)) : 0.0;
   const double g = glm::length(step.gravity);
   return mass * (g * size + 1.0) + std::fabs(start.total()) + start.kinetic;
+}
+
+double elasticCapacity(const SimModel& model) {
+  double c = 0.0;
+  for (size_t t = 0; t < model.tets.size(); ++t)
+    c += 0.5 * double(model.materials[model.tetBody[t]].youngsModulus) * double(model.restVolume[t]);
+  for (const glm::uvec3& tri : model.clothTriangles) {
+    const Material& m = model.materials[model.vertexBody[tri.x]];
+    const glm::vec3 a = model.restPositions[tri.x], b = model.restPositions[tri.y], d = model.restPositions[tri.z];
+    const double area = 0.5 * double(glm::length(glm::cross(b - a, d - a)));
+    c += 0.5 * double(m.youngsModulus) * double(m.thickness) * area;
+  }
+  for (const glm::uvec2& seg : model.strandSegments) {
+    const Material& m = model.materials[model.vertexBody[seg.x]];
+    const double section = 0.25 * 3.14159265358979 * double(m.thickness) * double(m.thickness);
+    const double length = double(glm::length(model.restPositions[seg.y] - model.restPositions[seg.x]));
+    c += 0.5 * double(m.youngsModulus) * section * length;
+  }
+  return c;
+}
+
+ExplosionCheck checkExplosion(double total, double start, double scale, bool forced, double capacity) {
+  ExplosionCheck c;
+  c.forced = forced;
+  c.bound = kExplosionFactor * scale + (forced ? capacity : 0.0);
+  c.exploded = !std::isfinite(total) || std::fabs(total - start) > c.bound;
+  return c;
+}
+
+std::string explosionMessage(const ExplosionCheck& c, double total, double start, double scale) {
+  char message[400];
+  if (c.forced)
+    std::snprintf(message, sizeof(message),
+                  "energy explosion: total energy %.4g J is %.4g J from the start (%.4g J), more than %.0fx the "
+                  "scene's energy scale (%.4g J) plus the elastic energy of straining every body 100 %% (%.4g J) "
+                  "that the forcing could have put in. Try more substeps or iterations, a smaller dt or another "
+                  "Hessian safeguard",
+                  total, std::fabs(total - start), start, kExplosionFactor, scale, c.bound - kExplosionFactor * scale);
+  else
+    std::snprintf(message, sizeof(message),
+                  "energy explosion: total energy %.4g J is more than %.0fx the scene's energy scale (%.4g J) away "
+                  "from the start (%.4g J). Try more substeps or iterations, a smaller dt or another Hessian "
+                  "safeguard",
+                  total, kExplosionFactor, scale, start);
+  return message;
 }
 
 }  // namespace tetlab

@@ -11,6 +11,8 @@
 // the implicit-Euler answer (the stiff beam at E = 1e8, 10 x 10, keeps a
 // residual of several h^2 g). PBD/XPBD residuals are constraint values of
 // mixed units, so the check does not apply to them.
+#include <string>
+
 #include "core/model/sim_model.h"
 #include "core/sim/diagnostics.h"
 #include "core/sim/step_settings.h"
@@ -80,6 +82,30 @@ struct EnergyRiseCheck {
 };
 
 EnergyRiseCheck checkEnergyRise(bool unforced, double total, double start, double scale);
+
+// A run whose total energy moves more than kExplosionFactor times the scene's
+// energy scale (below) from its start has exploded, even while finite (the
+// window pauses it and offers the last good state; `tetlab run` exits 2).
+// When something does work on the bodies (keyed pins, the mouse, wind, force
+// fields, a gravity edit) the energy it puts in is legitimate and may be far
+// above the weight-times-size scale: a 1 m steel-stiff beam (E = 1e9) twisted
+// half a turn by its keyed end stores ~1e4 J, 100x its 158 J scale
+// (torsion U = G J theta^2 / (2 L)). So a forced run is also allowed the
+// bodies' elastic capacity, the energy of straining every element 100 %
+// (sum of E V / 2 over tets, E h A / 2 over cloth triangles, E A L / 2 over
+// strand segments): a real blow-up passes it within frames, a twist does not.
+inline constexpr double kExplosionFactor = 100.0;
+
+struct ExplosionCheck {
+  bool exploded = false;
+  double bound = 0.0;  // allowed |total - start| [J]
+  bool forced = false;
+};
+
+ExplosionCheck checkExplosion(double total, double start, double scale, bool forced, double elasticCapacity);
+double elasticCapacity(const SimModel& model);
+// The one-line report of an explosion (what, the numbers, what to try).
+std::string explosionMessage(const ExplosionCheck& check, double total, double start, double scale);
 
 // The scene's energy scale [J]: its weight times its size plus 1 m^2/s^2 per
 // kg (so a weightless scene still has one), plus the start energy itself.

@@ -25,6 +25,13 @@ PinKey poseAt(const PinAnimation& a, double time) {
   return out;
 }
 
+bool PinAnimation::heldAt(double time) const {
+  if (releaseAt >= 0.0f && time >= double(releaseAt)) return false;
+  size_t toggles = 0;
+  for (float t : toggleAt) toggles += time >= double(t) ? 1 : 0;
+  return toggles % 2 == 0;
+}
+
 void animatedTargets(const AnimatedPins& pins, double time, std::vector<glm::vec3>& out) {
   const PinKey pose = poseAt(pins.animation, time);
   const glm::mat3 r = rotationFromDegrees(pose.rotateDegrees);

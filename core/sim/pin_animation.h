@@ -1,7 +1,8 @@
 #pragma once
 // Keyframed pins (issue 15 item 3): a pin region that follows keys of a
 // rigid motion (translation, and rotation in degrees about x, y, z through a
-// pivot), linearly or smoothly between keys, and may be released at a time.
+// pivot), linearly or smoothly between keys, may be released at a time, and
+// may be toggled between held and free at given times.
 // A beam twisted by its end, a slab shaken at its base. The pins stay
 // kinematic (w = 0): the session moves them to the pose of the frame's end
 // before each frame (Simulator::moveKinematic), the same path pins riding on
@@ -32,8 +33,14 @@ struct PinAnimation {
   KeyInterpolation interpolation = KeyInterpolation::Linear;  // Smooth: smoothstep between keys (no jerk at a key)
   bool pivotSet = false;     // false: the centre of the region
   glm::vec3 pivot{0.0f};     // [m]
-  float releaseAt = -1.0f;   // the pins are let go at this time [s]; < 0: never
-  bool active() const { return !keys.empty() || releaseAt >= 0.0f; }
+  float releaseAt = -1.0f;   // the pins are let go for good at this time [s]; < 0: never
+  // Times the pins flip between held and free, starting held (ascending) [s].
+  // Held again, they hold the vertices where they are and follow the keys'
+  // motion from there (no jump back to the keyed pose).
+  std::vector<float> toggleAt;
+  bool active() const { return !keys.empty() || releaseAt >= 0.0f || !toggleAt.empty(); }
+  // Held at time t: an even number of toggles up to t, and not released.
+  bool heldAt(double time) const;
 };
 
 // The pose at time t (translation and angles; identity without keys).

@@ -1,17 +1,38 @@
 #include "core/sim/pin_animator.h"
 
+#include "core/sim/state_setup.h"
+
 namespace tetlab {
 
-std::vector<size_t> PinAnimator::dueReleases(std::span<const AnimatedPins> pins, double time) {
-  released_.resize(pins.size(), 0);
-  std::vector<size_t> due;
+std::vector<PinChange> PinAnimator::dueChanges(std::span<const AnimatedPins> pins, double time) {
+  free_.resize(pins.size(), 0);
+  offsets_.resize(pins.size());
+  std::vector<PinChange> due;
   for (size_t k = 0; k < pins.size(); ++k) {
-    const float at = pins[k].animation.releaseAt;
-    if (released_[k] || at < 0.0f || time < double(at)) continue;
-    released_[k] = 1;
-    due.push_back(k);
+    const bool held = pins[k].animation.heldAt(time);
+    if (held == !free_[k]) continue;
+    free_[k] = held ? 0 : 1;
+    due.push_back(PinChange{k, held});
   }
   return due;
+}
+
+void PinAnimator::apply(std::span<const PinChange> changes, std::span<const AnimatedPins> pins, const SimModel& model,
+                        State& state, double time) {
+  offsets_.resize(pins.size());
+  for (const PinChange& c : changes) {
+    const AnimatedPins& a = pins[c.region];
+    if (!c.hold) {
+      // Let go where they are, with the keyed motion's velocity.
+      unpinVertices(model, state, a.vertices);
+      continue;
+    }
+    pinVertices(state, a.vertices);
+    std::vector<glm::vec3>& offset = offsets_[c.region];
+    animatedTargets(a, time, targets_);
+    offset.resize(a.vertices.size());
+    for (size_t i = 0; i < a.vertices.size(); ++i) offset[i] = glm::vec3(state.x[a.vertices[i]]) - targets_[i];
+  }
 }
 
 Status movePinsTo(std::span<const uint32_t> vertices, std::span<const glm::vec3> targets, State& state, Simulator& sim,
@@ -30,11 +51,13 @@ Status movePinsTo(std::span<const uint32_t> vertices, std::span<const glm::vec3>
 }
 
 Status PinAnimator::move(std::span<const AnimatedPins> pins, double time, State& state, Simulator& sim) {
-  released_.resize(pins.size(), 0);
+  free_.resize(pins.size(), 0);
   for (size_t k = 0; k < pins.size(); ++k) {
     const AnimatedPins& a = pins[k];
-    if (released_[k] || a.animation.keys.empty()) continue;
+    if (free_[k] || a.animation.keys.empty()) continue;
     animatedTargets(a, time, targets_);
+    if (k < offsets_.size() && offsets_[k].size() == targets_.size())
+      for (size_t i = 0; i < targets_.size(); ++i) targets_[i] += offsets_[k][i];
     if (Status s = movePinsTo(a.vertices, targets_, state, sim, ids_, positions_); !s) return s;
   }
   return Ok{};

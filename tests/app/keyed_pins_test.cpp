@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/scene/rotation.h"
+#include "core/scene/scene_overrides.h"
 #include "core/session/sim_session.h"
 #include "tests/app/app_test_util.h"
 
@@ -92,6 +93,57 @@ TEST(KeyedPins, ShakenJellyIsLetGoAtItsReleaseTimeAndAResetHoldsItAgain) {
   for (uint32_t v : base.vertices) EXPECT_EQ(s->state().x[v].w, 0.0f) << "a reset holds the base again";
   s->advance();
   EXPECT_EQ(s->state().x[base.vertices[0]].w, 0.0f);
+}
+
+TEST(KeyedPins, ToggledPinsLetGoAndHoldAgainWhereTheVerticesAre) {
+  Result<SceneDesc> desc = test::loadPresetDesc("jelly_shake.json");
+  ASSERT_TRUE(desc.ok());
+  // No shaking: the base is held, let go at 0.2 s (the block falls), held again at 0.4 s.
+  PinAnimation& a = desc->bodies[0].pins[0].animation;
+  a.keys.clear();
+  a.releaseAt = -1.0f;
+  a.toggleAt = {0.2f, 0.4f};
+  std::unique_ptr<SimSession> s = test::makeSession(*desc);
+  ASSERT_TRUE(s);
+  ASSERT_EQ(s->animatedPins().size(), 1u);
+  const std::vector<uint32_t> base = s->animatedPins()[0].vertices;
+  const glm::vec3 rest(s->state().x[base[0]]);
+  const double dt = s->settings().step.dt;
+  while (s->time() + dt < 0.2 - 1e-6) s->advance();
+  EXPECT_EQ(glm::vec3(s->state().x[base[0]]), rest) << "held until its first toggle";
+  s->advance();  // the frame ending at 0.2 s: let go
+  EXPECT_GT(s->state().x[base[0]].w, 0.0f);
+  while (s->time() + dt < 0.4 - 1e-6) s->advance();
+  s->advance();  // the frame ending at 0.4 s: held again, where it is
+  for (uint32_t v : base) ASSERT_EQ(s->state().x[v].w, 0.0f) << "held again at 0.4 s";
+  const glm::vec3 caught(s->state().x[base[0]]);
+  // Free for 0.2 s it fell g t^2 / 2 = 0.196 m, minus what the block's stiffness and the ground allow.
+  EXPECT_LT(caught.y, rest.y - 0.05f) << "it fell while free";
+  for (int f = 0; f < 20; ++f) s->advance();
+  ASSERT_FALSE(s->blownUp()) << s->blowUpMessage();
+  EXPECT_EQ(glm::vec3(s->state().x[base[0]]), caught) << "held where it was caught, not snapped back to its rest";
+  s->reset();
+  for (uint32_t v : base) EXPECT_EQ(s->state().x[v].w, 0.0f);
+  EXPECT_EQ(glm::vec3(s->state().x[base[0]]), rest) << "a reset holds it at its start again";
+}
+
+// A stiff beam (E = 1e9) twisted by its keyed end stores far more elastic
+// energy than 100x its weight-times-size scale (torsion G J theta^2 / 2L:
+// ~1e4 J by 1.2 s): the window must not call that an explosion and stop it
+// (it did, at 1.6e4 J), while a real blow-up is still caught (ConvergenceCheck).
+TEST(KeyedPins, AStiffTwistedBeamIsNotMistakenForAnExplosion) {
+  Result<SceneDesc> desc = test::loadPresetDesc("beam_twist.json");
+  ASSERT_TRUE(desc.ok());
+  SceneOverrides o;
+  o.youngs = 1e9f;
+  o.solver = SolverKind::Vbd;
+  applyOverrides(o, *desc);
+  std::unique_ptr<SimSession> s = test::makeSession(*desc);
+  ASSERT_TRUE(s);
+  for (int f = 0; f < 100; ++f) s->advance();
+  EXPECT_FALSE(s->blownUp()) << s->blowUpMessage();
+  // The case matters: the stored energy is beyond the old bound.
+  EXPECT_GT(s->diagnostics().energy.dynamicTotal() - s->energyStart(), kExplosionFactor * s->energyScale());
 }
 
 }  // namespace

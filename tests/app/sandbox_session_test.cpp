@@ -256,7 +256,7 @@ TEST(SandboxSession, BlowUpPausesAndRestoresTheLastGoodState) {
   EXPECT_FALSE(session->blownUp());
   for (const glm::vec4& x : session->state().x) ASSERT_TRUE(std::isfinite(x.x) && std::isfinite(x.y));
   const EnergyReport e = computeEnergy(session->model(), session->settings(), session->state());
-  EXPECT_LE(std::fabs(e.total()), SimSession::kExplosionFactor * session->energyScale());
+  EXPECT_LE(std::fabs(e.total()), kExplosionFactor * session->energyScale());
 }
 
 // Strain-based XPBD on a steel-stiff beam at the default 10 x 4 is stable but

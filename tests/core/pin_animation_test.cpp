@@ -76,5 +76,34 @@ TEST(PinAnimation, SceneFilesKeepTheKeysSortedAndRefuseDuplicates) {
   EXPECT_NE(twice.error().message.find("two keys at t = 3"), std::string::npos) << twice.error().message;
 }
 
+TEST(PinAnimation, TogglesFlipHeldAndFreeAndAReleaseIsForGood) {
+  PinAnimation a;
+  EXPECT_TRUE(a.heldAt(100.0)) << "no schedule: held";
+  a.toggleAt = {1.0f, 2.0f, 3.0f};
+  EXPECT_TRUE(a.heldAt(0.999));
+  EXPECT_FALSE(a.heldAt(1.0)) << "free from the first toggle on";
+  EXPECT_TRUE(a.heldAt(2.5));
+  EXPECT_FALSE(a.heldAt(3.0));
+  a.releaseAt = 2.2f;
+  EXPECT_FALSE(a.heldAt(2.5)) << "released: the later toggles do not hold it again";
+  EXPECT_TRUE(a.active());
+}
+
+TEST(PinAnimation, SceneFilesKeepToggleTimesAndRefuseFallingOnes) {
+  SceneDesc desc;
+  desc.bodies.push_back(BodySpec{});
+  PinRegion region(glm::vec3(-1.0f), glm::vec3(1.0f));
+  region.animation.toggleAt = {0.5f, 1.25f};
+  desc.bodies[0].pins.push_back(region);
+  Result<SceneDesc> back = parseSceneJson(sceneToJsonText(desc), "round trip");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->bodies[0].pins[0].animation.toggleAt, (std::vector<float>{0.5f, 1.25f}));
+  desc.bodies[0].pins[0].animation.toggleAt = {1.0f, 0.5f};
+  Result<SceneDesc> falling = parseSceneJson(sceneToJsonText(desc), "falling.json");
+  ASSERT_FALSE(falling);
+  EXPECT_NE(falling.error().message.find("toggle_at"), std::string::npos) << falling.error().message;
+  EXPECT_NE(falling.error().message.find("must rise"), std::string::npos) << falling.error().message;
+}
+
 }  // namespace
 }  // namespace tetlab

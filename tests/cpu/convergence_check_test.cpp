@@ -5,6 +5,7 @@
 // on the same budget. Both must be told apart, step after step.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "core/sim/convergence.h"
@@ -89,6 +90,33 @@ TEST(ConvergenceCheck, ARiseAboveTheWholeEnergyScaleIsABlowUp) {
   EXPECT_TRUE(blow.rising && blow.blowUp);
   EXPECT_FALSE(checkEnergyRise(true, 9.0, 10.0, 10.0).blowUp);  // losing energy (damping) is fine
   EXPECT_FALSE(checkEnergyRise(true, NAN, 10.0, 10.0).applies);  // NaN is reported by the finiteness check
+}
+
+// The explosion bound (checkExplosion): a keyed twist of a stiff beam
+// legitimately stores far more than 100x its weight-times-size scale, so a
+// forced run is also allowed the bodies' elastic capacity; an unforced run is
+// not, and a non-finite total always explodes.
+TEST(ConvergenceCheck, AForcedRunIsAllowedItsElasticCapacity) {
+  PresetOptions options;
+  options.material = presetDefaultMaterial("beam");
+  options.material.youngsModulus = 1e9f;
+  auto scene = makePresetScene("beam", options);
+  ASSERT_TRUE(scene.ok());
+  const SimModel& model = scene->model;
+  double volume = 0.0;
+  for (float v : model.restVolume) volume += v;
+  // sum E V / 2: the beam preset is one body of one material.
+  EXPECT_NEAR(elasticCapacity(model), 0.5 * 1e9 * volume, 1e-6 * 0.5 * 1e9 * volume);
+  const double scale = 158.0, start = 49.0;
+  // The twisted stiff beam's 1.6e4 J at 1.2 s (100x its scale): fine forced, an explosion unforced.
+  const double twisted = 1.6e4;
+  EXPECT_FALSE(checkExplosion(twisted, start, scale, true, elasticCapacity(model)).exploded);
+  EXPECT_TRUE(checkExplosion(twisted, start, scale, false, elasticCapacity(model)).exploded);
+  // Past the capacity, or not finite: exploded either way.
+  EXPECT_TRUE(checkExplosion(start + 2.0 * elasticCapacity(model), start, scale, true, elasticCapacity(model)).exploded);
+  EXPECT_TRUE(checkExplosion(NAN, start, scale, true, elasticCapacity(model)).exploded);
+  const ExplosionCheck forced = checkExplosion(1e12, start, scale, true, elasticCapacity(model));
+  EXPECT_NE(explosionMessage(forced, 1e12, start, scale).find("straining every body 100 %"), std::string::npos);
 }
 
 }  // namespace
