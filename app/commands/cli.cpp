@@ -216,7 +216,8 @@ void addCompareSubcommand(CLI::App& cli, ParsedCommandLine& out) {
 // quasi-static deformer over an OBJ sequence (app/commands/deform_command.cpp).
 void addDeformSubcommand(CLI::App& cli, ParsedCommandLine& out) {
   auto args = std::make_shared<DeformArgs>();
-  auto vectors = std::make_shared<std::array<std::vector<float>, 4>>();  // hold box, stretch, shear, gravity
+  // hold box, stretch, shear, gravity, rest scale, axis
+  auto vectors = std::make_shared<std::array<std::vector<float>, 6>>();
   CLI::App* d = cli.add_subcommand(
       "deform", "Quasi-static deformer: correct an animated OBJ sequence toward its rest mesh's strains and volume");
   d->add_option("--rest", args->rest, "Rest mesh (OBJ), or a name in assets/")->required()->option_text("FILE.obj");
@@ -265,6 +266,18 @@ void addDeformSubcommand(CLI::App& cli, ParsedCommandLine& out) {
       ->delimiter(',')
       ->check(finiteIn(0.0, 1e6))
       ->option_text("XY,XZ,YZ");
+  d->add_option("--rest-scale", (*vectors)[4],
+                "PBD/XPBD: the length each material axis x,y,z stretches to (1: its rest length)")
+      ->expected(3)
+      ->delimiter(',')
+      ->check(finiteIn(1e-3, 1e3))
+      ->option_text("SX,SY,SZ");
+  d->add_option("--axis", (*vectors)[5],
+                "PBD/XPBD: the material x axis in the rest mesh (fibres; y and z at right angles to it)")
+      ->expected(3)
+      ->delimiter(',')
+      ->check(finiteIn(-1e6, 1e6))
+      ->option_text("X,Y,Z");
   d->add_flag("--no-volume", args->noVolume, "PBD/XPBD: no tet volume constraint");
   d->add_option("--gravity", (*vectors)[3], "Gravity during the solve [m/s^2] (default none)")
       ->expected(3)
@@ -292,7 +305,9 @@ void addDeformSubcommand(CLI::App& cli, ParsedCommandLine& out) {
               "Open the window in deformer mode (timeline, live settings); with --screenshot it runs headless for "
               "--frames frames and writes the window");
   d->callback([=, &out] {
-    const std::array<std::vector<float>, 4>& v = *vectors;
+    const std::array<std::vector<float>, 6>& v = *vectors;
+    for (size_t i = 0; i < v[4].size() && i < 3; ++i) args->restScale[i] = v[4][i];
+    for (size_t i = 0; i < v[5].size() && i < 3; ++i) args->axis[i] = v[5][i];
     for (size_t i = 0; i < v[0].size() && i < 6; ++i) args->holdBox[i] = v[0][i];
     for (size_t i = 0; i < v[1].size() && i < 3; ++i) args->stretch[i] = v[1][i];
     for (size_t i = 0; i < v[2].size() && i < 3; ++i) args->shear[i] = v[2][i];

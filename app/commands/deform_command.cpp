@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iostream>
 
+#include <glm/geometric.hpp>
+
 #include "app/commands/asset_paths.h"
 #include "app/commands/deform_view.h"
 #include "app/output/obj_export.h"
@@ -58,6 +60,9 @@ Result<DeformSettings> deformSettingsFrom(const DeformArgs& a) {
   s.gravity = {a.gravity[0], a.gravity[1], a.gravity[2]};
   s.stretchScale = {a.stretch[0], a.stretch[1], a.stretch[2]};
   s.shearScale = {a.shear[0], a.shear[1], a.shear[2]};
+  s.restScale = {a.restScale[0], a.restScale[1], a.restScale[2]};
+  s.materialAxis = {a.axis[0], a.axis[1], a.axis[2]};
+  if (!(glm::length(s.materialAxis) > 0.0f)) return Error{"--axis: give a non-zero direction x,y,z"};
   s.volume = !a.noVolume;
   return s;
 }

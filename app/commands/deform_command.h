@@ -26,7 +26,7 @@ struct DeformArgs {
   std::array<float, 6> holdBox{0, 0, 0, 0, 0, 0};  // x0 y0 z0 x1 y1 z1, rest space
   float attract = 0.0f;          // [1/s^2]
   float youngs = 1.0e6f, poisson = 0.45f, density = 1000.0f;
-  std::array<float, 3> stretch{1, 1, 1}, shear{1, 1, 1};
+  std::array<float, 3> stretch{1, 1, 1}, shear{1, 1, 1}, restScale{1, 1, 1}, axis{1, 0, 0};
   bool noVolume = false;
   std::array<float, 3> gravity{0, 0, 0};
   int targetTets = 5000;

@@ -4,6 +4,8 @@
 
 #include <imgui.h>
 
+#include <glm/geometric.hpp>
+
 #include "app/ui/solver_panel.h"
 #include "core/session/deform_session.h"
 
@@ -66,6 +68,13 @@ bool drawSettings(DeformSettings& s) {
     changed |= ImGui::DragFloat3("stretch x,y,z", &s.stretchScale.x, 0.01f, 0.0f, 100.0f, "%.2f");
     itemTooltip("Stretch stiffness along each rest axis, times E (0: that constraint off).");
     changed |= ImGui::DragFloat3("shear xy,xz,yz", &s.shearScale.x, 0.01f, 0.0f, 100.0f, "%.2f");
+    changed |= ImGui::DragFloat3("rest scale", &s.restScale.x, 0.005f, 0.1f, 10.0f, "%.3f");
+    itemTooltip("The length each material axis stretches to: 1 keeps the rest length.");
+    if (ImGui::DragFloat3("material x axis", &s.materialAxis.x, 0.01f, -1.0f, 1.0f, "%.2f")) {
+      if (!(glm::length(s.materialAxis) > 0.0f)) s.materialAxis = glm::vec3(1.0f, 0.0f, 0.0f);
+      changed = true;
+    }
+    itemTooltip("The direction of the material's x axis in the rest shape (fibres); y and z follow at right angles.");
     changed |= ImGui::Checkbox("volume", &s.volume);
   }
   changed |= ImGui::DragFloat3("gravity", &s.gravity.x, 0.1f, -100.0f, 100.0f, "%.2f");

@@ -6,6 +6,8 @@
 
 #include <imgui.h>
 
+#include <glm/geometric.hpp>
+
 #include "core/cpu/xpbd_solver.h"
 #include "core/model/cloth_bending.h"
 #include "core/scene/enum_names.h"
@@ -316,6 +318,14 @@ void drawSolverParameters(SimSession& session) {
       itemTooltip("Strain-based stretch stiffness per rest axis x y z, as multiples of E [-].");
       ImGui::DragFloat3("shear scale", &pb.shearScale.x, 0.01f, 0.0f, 10.0f, "%.2f");
       itemTooltip("Strain-based shear stiffness xy xz yz, as multiples of mu [-].");
+      ImGui::DragFloat3("rest scale", &pb.restScale.x, 0.005f, 0.1f, 10.0f, "%.3f");
+      itemTooltip("Strain-based stretch target per material axis: 1 keeps the rest length, 1.2 grows 20 % along "
+                  "that axis [-].");
+      if (ImGui::DragFloat3("material x axis", &pb.materialAxis.x, 0.01f, -1.0f, 1.0f, "%.2f") &&
+          !(glm::length(pb.materialAxis) > 0.0f))
+        pb.materialAxis = glm::vec3(1.0f, 0.0f, 0.0f);
+      itemTooltip("The direction the strain constraints' x axis points in the rest shape (y and z follow at right "
+                  "angles): the scales above are along these axes (fibres, grain).");
       slider("contact offset", pb.contactOffset, 0.0f, 0.02f, "%.4f m", "Vertices are kept this far outside colliders [m].");
       ImGui::TreePop();
     }

@@ -98,7 +98,12 @@ clm::PbParams makePbParams(const SimModel& model, const SolverSettings& settings
   for (int i = 0; i < 3; ++i) {
     p.stretchScale[i] = pb.stretchScale[i];
     p.shearScale[i] = pb.shearScale[i];
+    p.strainRest[i] = pb.restScale[i];
   }
+  p.strainFrameOn = strainFrameIsIdentity(pb.materialAxis) ? 0u : 1u;
+  const glm::mat3 R = strainMaterialFrame(pb.materialAxis);
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) p.strainFrame[3 * c + r] = R[c][r];
   return p;
 }
 

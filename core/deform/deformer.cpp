@@ -158,6 +158,8 @@ SolverSettings Deformer::solverSettings(const DeformSettings& s, float h) const 
   on.tetVolume = positionBased && s.volume;
   out.positionBased.stretchScale = s.stretchScale;
   out.positionBased.shearScale = s.shearScale;
+  out.positionBased.restScale = s.restScale;
+  out.positionBased.materialAxis = s.materialAxis;
   // Iterations continue from x (VBD Sec. 3.7 "previous position").
   out.vbd.initialGuess = VbdInitialGuess::PreviousPosition;
   out.avbd.primal.initialGuess = VbdInitialGuess::PreviousPosition;

@@ -26,7 +26,9 @@
 // The elastic model is each solver's own: VBD and AVBD the stable
 // Neo-Hookean energy (volume stiffness through the Poisson ratio); PBD and
 // XPBD the strain-based constraints of Mueller et al. 2014 with stiffness per
-// rest axis (stretch x/y/z, shear xy/xz/yz as multiples of E and mu) plus the
+// material axis (stretch x/y/z, shear xy/xz/yz as multiples of E and mu, the
+// axes turned to a direction the user sets, each stretching toward its own
+// rest-length scale) plus the
 // tet volume constraint (bulk modulus). XPBD's pull toward the targets lives in
 // its multipliers from where the frame's iterations start: with `start =
 // Previous` it pulls toward the previous solution, not the animation.
@@ -68,6 +70,8 @@ struct DeformSettings {
   // volume constraint.
   glm::vec3 stretchScale{1.0f};
   glm::vec3 shearScale{1.0f};
+  glm::vec3 restScale{1.0f};                     // stretch target per material axis (1: the rest length)
+  glm::vec3 materialAxis{1.0f, 0.0f, 0.0f};      // the material x axis in the rest shape (fibres, grain)
   bool volume = true;
 };
 

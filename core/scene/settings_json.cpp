@@ -122,6 +122,12 @@ void readStep(JsonObject o, StepSettings& s) {
 void readPositionBased(JsonObject o, PositionBasedConstraintParams& p) {
   o.read("stretch_scale", p.stretchScale, NumberRange::nonNegative());
   o.read("shear_scale", p.shearScale, NumberRange::nonNegative());
+  o.read("rest_scale", p.restScale, NumberRange::closed(1e-3, 1e3));
+  if (o.has("material_axis")) {
+    o.read("material_axis", p.materialAxis, NumberRange::closed(-1e6, 1e6));
+    if (!(glm::length(p.materialAxis) > 0.0f))
+      JsonObject::fail(o.childPath("material_axis"), "the material x axis needs a direction: give a non-zero [x, y, z]");
+  }
   o.read("tether_slack", p.tetherSlack, NumberRange::nonNegative());
   o.read("contact_offset", p.contactOffset, NumberRange::nonNegative());
   o.finish();
@@ -310,6 +316,8 @@ void writeSolverSettings(const SolverSettings& s, Out& out) {
   const PositionBasedConstraintParams& pb = s.positionBased;
   out["position_based"] = {{"stretch_scale", jsonVec3(pb.stretchScale)},
                            {"shear_scale", jsonVec3(pb.shearScale)},
+                           {"rest_scale", jsonVec3(pb.restScale)},
+                           {"material_axis", jsonVec3(pb.materialAxis)},
                            {"tether_slack", jsonFloat(pb.tetherSlack)},
                            {"contact_offset", jsonFloat(pb.contactOffset)}};
   out["pbd"] = {{"scheme", enumName(pbdSchemeNames(), s.pbd.scheme)},

@@ -62,6 +62,7 @@ CompliantProbe compliantProbe(const SimModel& model, const SolverSettings& setti
 void addElasticEnergy(const SimModel& model, const SolverSettings& settings, const State& state, EnergyReport& out) {
   const ConstraintToggles& on = settings.step.constraints;
   const PositionBasedConstraintParams& pb = settings.positionBased;
+  const glm::mat3 strainFrame = strainMaterialFrame(pb.materialAxis);
   const CompliantProbe probe = compliantProbe(model, settings, state, out);
   double elastic = 0.0;
   if (on.neoHookean || on.tetVolume || on.strainBased) {
@@ -86,15 +87,17 @@ void addElasticEnergy(const SimModel& model, const SolverSettings& settings, con
       }
       if (on.strainBased) {
         clm::Mat3 dCdF;
+        // The material frame the projection uses (pb_tet_constraints): F_m = F R.
+        const clm::Mat3 Fm = strainFrameIsIdentity(pb.materialAxis) ? F : clm::mat3_mul(F, toMat3(strainFrame));
         for (int i = 0; i < 3; ++i) {
-          const double c = clm::strain_stretch_constraint(F, i, &dCdF);
+          const double c = clm::strain_stretch_constraint(Fm, i, pb.restScale[i], &dCdF);
           const double k = V0 * double(material.youngsModulus) * double(pb.stretchScale[i]);
           elastic += 0.5 * k * c * c;
           probe.add(probe.layout.strain + 6 * t + uint32_t(i), 0.5 * k * c * c, float(c), float(k));
         }
         static constexpr int kPairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
         for (int p = 0; p < 3; ++p) {
-          const double c = clm::strain_shear_constraint(F, kPairs[p][0], kPairs[p][1], &dCdF);
+          const double c = clm::strain_shear_constraint(Fm, kPairs[p][0], kPairs[p][1], &dCdF);
           const double k = V0 * double(lame.mu) * double(pb.shearScale[p]);
           elastic += 0.5 * k * c * c;
           probe.add(probe.layout.strain + 6 * t + 3 + uint32_t(p), 0.5 * k * c * c, float(c), float(k));

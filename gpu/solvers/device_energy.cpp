@@ -158,8 +158,11 @@ Result<EnergyReport> DeviceEnergy::compute(const ClContext& ctx, const DeviceSta
     const PositionBasedConstraintParams& pb = settings.positionBased;
     const glm::vec4 stretch(pb.stretchScale[0], pb.stretchScale[1], pb.stretchScale[2], 0.0f);
     const glm::vec4 shear(pb.shearScale[0], pb.shearScale[1], pb.shearScale[2], 0.0f);
+    const glm::vec4 rest(pb.restScale, strainFrameIsIdentity(pb.materialAxis) ? 0.0f : 1.0f);
+    const glm::mat3 R = strainMaterialFrame(pb.materialAxis);
     if (cl_int err = setKernelArgs(k, device.tetCount, device.x, device.tets, device.DmInv, device.restVolume,
-                                   device.tetBody, energyBodies_, terms, stretch, shear, lambda, layout.tetVolume,
+                                   device.tetBody, energyBodies_, terms, stretch, shear, rest, glm::vec4(R[0], 0.0f),
+                                   glm::vec4(R[1], 0.0f), glm::vec4(R[2], 0.0f), lambda, layout.tetVolume,
                                    layout.strain, probe, partials_, tetOffset);
         err != CL_SUCCESS)
       return clError("device energy: setting energy_tets arguments", err);

@@ -89,9 +89,11 @@ static float4 energy_add_compliant(float4 acc, float shape, float C, float k, __
 // energyBodies per body: [2b] = (NH mu, NH lambda, bulk K, bending) [Pa],
 // [2b + 1] = (E, Lame mu [Pa], membrane mu_h, lambda_h [N/m]). volumeSlot / strainSlot: the tet's
 // multipliers in State::lambda (lambdaLayout).
+// strainRest: xyz the stretch targets, w 1 when strainFrame (the material
+// axes as columns) applies (pb_tet_constraints' frame: F_m = F R).
 static float4 energy_of_tet(Mat3 F, float V0, float4 b0, float4 b1, uint terms, float4 stretchScale,
-                            float4 shearScale, __global const float* lambda, uint volumeSlot, uint strainSlot,
-                            EnergyProbe probe) {
+                            float4 shearScale, float4 strainRest, Mat3 strainFrame, __global const float* lambda,
+                            uint volumeSlot, uint strainSlot, EnergyProbe probe) {
   float4 e = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
   if (terms & ENERGY_TERM_NEO_HOOKEAN) e.x += V0 * nh_energy_density(F, b0.x, b0.y);  // Smith et al. 2018 Eq. 14
   if (terms & ENERGY_TERM_TET_VOLUME) {
@@ -100,16 +102,18 @@ static float4 energy_of_tet(Mat3 F, float V0, float4 b0, float4 b1, uint terms, 
   }
   if (terms & ENERGY_TERM_STRAIN) {  // Mueller et al. 2014 Sec. 4
     Mat3 dCdF;
+    const Mat3 Fm = strainRest.w > 0.0f ? mat3_mul(F, strainFrame) : F;
     const float stretch[3] = {stretchScale.x, stretchScale.y, stretchScale.z};
+    const float rest[3] = {strainRest.x, strainRest.y, strainRest.z};
     for (int i = 0; i < 3; ++i) {
-      const float c = strain_stretch_constraint(F, i, &dCdF);
+      const float c = strain_stretch_constraint(Fm, i, rest[i], &dCdF);
       const float k = V0 * (b1.x * stretch[i]);
       e = energy_add_compliant(e, 0.5f * k * c * c, c, k, lambda, strainSlot + (uint)i, probe);
     }
     const float shear[3] = {shearScale.x, shearScale.y, shearScale.z};
     const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
     for (int p = 0; p < 3; ++p) {
-      const float c = strain_shear_constraint(F, pairs[p][0], pairs[p][1], &dCdF);
+      const float c = strain_shear_constraint(Fm, pairs[p][0], pairs[p][1], &dCdF);
       const float k = V0 * (b1.y * shear[p]);
       e = energy_add_compliant(e, 0.5f * k * c * c, c, k, lambda, strainSlot + 3u + (uint)p, probe);
     }
@@ -120,9 +124,11 @@ static float4 energy_of_tet(Mat3 F, float V0, float4 b0, float4 b1, uint terms, 
 __kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void energy_tets(
     const uint count, __global const float4* x, __global const uint4* tets, __global const float4* DmInv,
     __global const float* restVolume, __global const uint* tetBody, __global const float4* energyBodies,
-    const uint terms, const float4 stretchScale, const float4 shearScale, __global const float* lambda,
+    const uint terms, const float4 stretchScale, const float4 shearScale, const float4 strainRest,
+    const float4 strainFrameX, const float4 strainFrameY, const float4 strainFrameZ, __global const float* lambda,
     const uint lambdaTetVolume, const uint lambdaStrain, const EnergyProbe probe, __global float4* partials,
     const uint partialOffset) {
+  const Mat3 strainFrame = mat3_cols(strainFrameX.xyz, strainFrameY.xyz, strainFrameZ.xyz);
   __local float4 scratch[ENERGY_GROUP_SIZE];
   float4 sum = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
   for (uint t = get_global_id(0); t < count; t += get_global_size(0)) {
@@ -131,7 +137,8 @@ __kernel __attribute__((reqd_work_group_size(ENERGY_GROUP_SIZE, 1, 1))) void ene
     const Mat3 F = tet_deformation_gradient(x[tet.x].xyz, x[tet.y].xyz, x[tet.z].xyz, x[tet.w].xyz, Dm);
     const uint b = tetBody[t];
     sum += energy_of_tet(F, restVolume[t], energyBodies[2 * b], energyBodies[2 * b + 1], terms, stretchScale,
-                         shearScale, lambda, lambdaTetVolume + t, lambdaStrain + 6u * t, probe);
+                         shearScale, strainRest, strainFrame, lambda, lambdaTetVolume + t, lambdaStrain + 6u * t,
+                         probe);
   }
   energy_group_sum(scratch, sum, partials + partialOffset + get_group_id(0));
 }

@@ -67,6 +67,8 @@ SceneDesc everythingChanged() {
   st.step.constraints = ConstraintToggles{true, true, true, false, true, false, false, false};
   st.positionBased.stretchScale = {1.1f, 1.2f, 1.3f};
   st.positionBased.shearScale = {0.7f, 0.8f, 0.9f};
+  st.positionBased.restScale = {1.2f, 0.9f, 1.05f};
+  st.positionBased.materialAxis = {0.6f, 0.8f, 0.0f};
   st.positionBased.tetherSlack = 0.05f;
   st.positionBased.contactOffset = 0.002f;
   st.pbd = PbdParams{PbdScheme::Jacobi, 1.7f, PbdStiffnessMapping::PerIteration, 90.0f};

@@ -78,7 +78,7 @@ TEST(ConstraintMath, TetConstraintGradientsMatchFiniteDifferences) {
                      "hydrostatic");
     checkTetGradient(t, [](const Mat3& F, Mat3* d) { return clm::nh_deviatoric_constraint(F, d); }, "deviatoric");
     for (int i = 0; i < 3; ++i)
-      checkTetGradient(t, [i](const Mat3& F, Mat3* d) { return clm::strain_stretch_constraint(F, i, d); },
+      checkTetGradient(t, [i](const Mat3& F, Mat3* d) { return clm::strain_stretch_constraint(F, i, 1.0f, d); },
                        "stretch");
     const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
     for (const auto& p : pairs)
@@ -91,7 +91,8 @@ TEST(ConstraintMath, TetConstraintsVanishAtRestExceptTheNeoHookeanPair) {
   const Mat3 I = clm::mat3_identity();
   Mat3 d;
   EXPECT_FLOAT_EQ(clm::tet_volume_constraint(I, &d), 0.0f);
-  for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(clm::strain_stretch_constraint(I, i, &d), 0.0f);
+  for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(clm::strain_stretch_constraint(I, i, 1.0f, &d), 0.0f);
+  for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(clm::strain_stretch_constraint(I, i, 1.25f, &d), -0.25f);
   EXPECT_FLOAT_EQ(clm::strain_shear_constraint(I, 0, 2, &d), 0.0f);
   // C_D(I) = sqrt(3) and C_H(I) = 1 - gamma: at rest their compliant forces
   // cancel, mu F / |F| * |F| + lambda (1 - gamma) cof(I) = (mu - mu) I = 0

@@ -103,6 +103,47 @@ TEST(Deformer, LowerStretchStiffnessOnXKeepsMoreOfAnXStretch) {
   EXPECT_LT(keptX, 1.05f);
 }
 
+// The same soft axis turned to y (the material x axis along the rest y): now
+// a y stretch is the one kept, the x stretch undone.
+TEST(Deformer, TheSoftAxisFollowsTheMaterialDirection) {
+  const SurfaceMesh rest = restCube();
+  Result<Deformer> d = Deformer::create(rest, Material{}, 1000);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  DeformSettings s = xpbdStrain();
+  s.stretchScale = {0.05f, 1.0f, 1.0f};
+  s.materialAxis = {0.0f, 1.0f, 0.0f};
+  s.volume = false;
+  s.attraction = 200.0f;
+  d->solveFrame(scaled(rest, {1.5f, 1.0f, 1.0f}), s);
+  const float keptX = (extent(d->solvedSurface(), 0) - 1.0f) / 0.5f;
+  d->reset();
+  d->solveFrame(scaled(rest, {1.0f, 1.5f, 1.0f}), s);
+  const float keptY = (extent(d->solvedSurface(), 1) - 1.0f) / 0.5f;
+  EXPECT_GT(keptY, keptX + 0.2f) << "x kept " << keptX << ", y kept " << keptY;
+}
+
+// A rest-length scale of 1.2 on x: with nothing held and nothing pulling, the
+// cube relaxes to 1.2 m along x and stays 1 m along y and z (XPBD and PBD).
+TEST(Deformer, ARestScaleGrowsItsAxis) {
+  const SurfaceMesh rest = restCube();
+  for (SolverKind kind : {SolverKind::Xpbd, SolverKind::Pbd}) {
+    Result<Deformer> d = Deformer::create(rest, Material{}, 1000);
+    ASSERT_TRUE(d.ok()) << d.error().message;
+    DeformSettings s = xpbdStrain();
+    s.solver = kind;
+    s.restScale = {1.2f, 1.0f, 1.0f};
+    s.volume = false;
+    s.maxIterations = 2000;
+    std::vector<glm::vec3> moved = rest.positions;
+    moved[0].y += 1e-3f;  // not the rest pose, so the frame is solved
+    DeformFrameReport r = d->solveFrame(moved, s);
+    ASSERT_TRUE(r.finite) << r.problem;
+    EXPECT_NEAR(extent(d->solvedSurface(), 0), 1.2f, 0.02f) << "solver " << int(kind);
+    EXPECT_NEAR(extent(d->solvedSurface(), 1), 1.0f, 0.02f) << "solver " << int(kind);
+    EXPECT_NEAR(extent(d->solvedSurface(), 2), 1.0f, 0.02f) << "solver " << int(kind);
+  }
+}
+
 TEST(Deformer, VbdRelaxesASquashedCubeBackToRest) {
   const SurfaceMesh rest = restCube();
   Material rubber;

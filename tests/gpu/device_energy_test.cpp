@@ -135,6 +135,12 @@ TEST(DeviceEnergy, MatchesHostForVolumeStrainAndEdgeTerms) {
   settings.step.constraints = off;
   settings.step.constraints.strainBased = true;
   expectMatchesHost(ctx, model, settings, state, "strain based");
+  // Along turned material axes, each toward its own rest-length scale.
+  settings.positionBased.restScale = glm::vec3(1.2f, 0.9f, 1.05f);
+  settings.positionBased.materialAxis = glm::vec3(1.0f, 1.0f, 0.3f);
+  expectMatchesHost(ctx, model, settings, state, "strain based, material frame and rest scale");
+  settings.positionBased.restScale = glm::vec3(1.0f);
+  settings.positionBased.materialAxis = glm::vec3(1.0f, 0.0f, 0.0f);
   settings.step.constraints = off;
   settings.step.constraints.edges = true;
   expectMatchesHost(ctx, model, settings, state, "edges");

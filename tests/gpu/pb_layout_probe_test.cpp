@@ -43,6 +43,8 @@ __kernel void pb_layout_probe(__global uint* out, const PbParams p, const PbAtta
   out[17] = g.passes;
   out[18] = g.slotCount;
   out[19] = g.rowBase;
+  out[20] = as_uint(p.strainFrame[8]);
+  out[21] = p.strainFrameOn;
 }
 )";
 
@@ -64,6 +66,8 @@ TEST(PbLayoutProbe, DeviceStructsMatchTheHost) {
   p.jacobiOmega = 1.5f;
   p.stretchScale[2] = 0.75f;
   p.shearScale[2] = -2.5f;
+  p.strainFrame[8] = 0.625f;
+  p.strainFrameOn = 1u;
   clm::PbAttachment a{};
   a.ids[PB_ATTACHMENT_MAX - 1] = 77u;
   a.weights[PB_ATTACHMENT_MAX - 1] = 0.125f;
@@ -79,11 +83,11 @@ TEST(PbLayoutProbe, DeviceStructsMatchTheHost) {
   g.slotCount = 4242u;
   g.rowBase = 987654u;
 
-  auto out = DeviceBuffer<uint32_t>::create(ctx.context, 20, CL_MEM_READ_WRITE, "probe");
+  auto out = DeviceBuffer<uint32_t>::create(ctx.context, 22, CL_MEM_READ_WRITE, "probe");
   ASSERT_TRUE(out.ok());
   ASSERT_EQ(setKernelArgs(*kernel, *out, p, a, g), CL_SUCCESS);
   ASSERT_EQ(ctx.queue.enqueueNDRangeKernel(*kernel, cl::NullRange, cl::NDRange(1), cl::NullRange), CL_SUCCESS);
-  std::vector<uint32_t> got(20);
+  std::vector<uint32_t> got(22);
   ASSERT_EQ(ctx.queue.enqueueReadBuffer(out->buffer(), CL_TRUE, 0, got.size() * sizeof(uint32_t), got.data()),
             CL_SUCCESS);
 
@@ -107,6 +111,8 @@ TEST(PbLayoutProbe, DeviceStructsMatchTheHost) {
   EXPECT_EQ(got[17], g.passes);
   EXPECT_EQ(got[18], g.slotCount);
   EXPECT_EQ(got[19], g.rowBase);
+  EXPECT_EQ(got[20], bits(p.strainFrame[8]));
+  EXPECT_EQ(got[21], p.strainFrameOn);
 }
 
 }  // namespace
