@@ -93,6 +93,7 @@ Result<std::unique_ptr<App>> App::create(AppOptions options) {
     if (Status s = app->openDeformer(o.deform->rest, o.deform->anim, *settings, o.deform->targetTets); !s)
       return s.error();
     app->deform_->playing = true;
+    if (o.deform->overlay) app->deformUi_.layout = 1;
   }
   if (o.startPaused) app->session_->setPaused(true);
   if (!o.framesDir.empty()) app->sequence_.emplace(o.framesDir);

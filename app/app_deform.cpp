@@ -69,6 +69,17 @@ void App::stepDeformer() {
 }
 
 void App::renderDeformer() {
+  const DeformLayout layout = deformUi_.layout == 1 ? DeformLayout::Overlay : DeformLayout::SideBySide;
+  if (deformRow_->layout() != layout) {
+    Result<DeformRow> row = DeformRow::create(deform_->rest(), layout);
+    if (row) {
+      deformRow_.emplace(std::move(*row));
+      fitView();
+    } else {
+      reportError(row.error().message);
+      deformUi_.layout = 0;
+    }
+  }
   if (Status s = deformRow_->update(deform_->animated(), deform_->solved()); !s) reportError(s.error().message);
   deformRow_->draw(renderer_, camera_, target_->size(), settings_,
                    {deformUi_.show[0], deformUi_.show[1], deformUi_.show[2]});

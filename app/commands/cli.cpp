@@ -298,6 +298,8 @@ void addDeformSubcommand(CLI::App& cli, ParsedCommandLine& out) {
       ->option_text("FILE.png");
   d->add_option("--record", args->record, "The same picture for every frame as a video (.mp4) or a folder of PNGs")
       ->option_text("FILE.mp4");
+  d->add_flag("--overlay", args->overlay,
+              "The picture overlaid: the solved body shaded, the animated and rest bodies as ghosts over it");
   d->add_option("--width", args->width, "Picture width in pixels")->check(CLI::Range(64, 8192))->capture_default_str();
   d->add_option("--height", args->height, "Picture height in pixels")->check(CLI::Range(64, 8192))->capture_default_str();
   d->add_option("--fps", args->fps, "--record: frames per second")->check(CLI::Range(1, 240))->capture_default_str();

@@ -120,7 +120,8 @@ int runDeformCommand(const DeformArgs& a) {
   std::unique_ptr<DeformPicture> picture;
   std::unique_ptr<Recorder> recorder;
   if (!a.screenshot.empty() || !a.record.empty()) {
-    Result<std::unique_ptr<DeformPicture>> p = DeformPicture::create(*rest, {a.width, a.height});
+    Result<std::unique_ptr<DeformPicture>> p = DeformPicture::create(
+        *rest, {a.width, a.height}, a.overlay ? DeformLayout::Overlay : DeformLayout::SideBySide);
     if (!p) return fail("--screenshot/--record: " + p.error().message);
     picture = std::move(*p);
   }

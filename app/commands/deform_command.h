@@ -37,6 +37,7 @@ struct DeformArgs {
   std::string record;            // the same for every frame: .mp4 (ffmpeg) or a folder of PNGs
   int width = 1280, height = 540;
   int fps = 24;
+  bool overlay = false;          // the picture overlaid (ghosts) instead of side by side
   bool window = false;           // open the window in deformer mode instead (with --screenshot: headless)
 };
 

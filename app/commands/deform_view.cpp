@@ -10,15 +10,17 @@
 
 namespace tetlab {
 
-Result<DeformRow> DeformRow::create(const SurfaceMesh& rest) {
+Result<DeformRow> DeformRow::create(const SurfaceMesh& rest, DeformLayout layout) {
   DeformRow row;
+  row.layout_ = layout;
   row.lo_ = glm::vec3(1e30f);
   row.hi_ = glm::vec3(-1e30f);
   for (const glm::vec3& q : rest.positions) {
     row.lo_ = glm::min(row.lo_, q);
     row.hi_ = glm::max(row.hi_, q);
   }
-  const float spacing = 1.3f * std::max(row.hi_.x - row.lo_.x, row.hi_.z - row.lo_.z);
+  const float spacing =
+      layout == DeformLayout::Overlay ? 0.0f : 1.3f * std::max(row.hi_.x - row.lo_.x, row.hi_.z - row.lo_.z);
   for (int i = 0; i < 3; ++i) row.offsets_[size_t(i)] = glm::vec3(float(i - 1) * spacing, -row.lo_.y, 0.0f);
   for (int i = 0; i < 3; ++i) {
     Result<GpuMesh> mesh = GpuMesh::create(rest);
@@ -47,6 +49,17 @@ Status DeformRow::update(std::span<const glm::vec3> animated, std::span<const gl
 void DeformRow::draw(const Renderer& renderer, const OrbitCamera& camera, glm::ivec2 size,
                      const RenderSettings& settings, const std::array<bool, 3>& show) const {
   const glm::vec3 colors[3] = {kRestColor, kAnimatedColor, kSolvedColor};
+  if (layout_ == DeformLayout::Overlay) {
+    // The solved body shaded (or, hidden, whichever comes first), the others as ghosts over it.
+    const int base = show[2] ? 2 : show[1] ? 1 : show[0] ? 0 : -1;
+    const GpuMesh* shaded[1] = {base >= 0 ? &meshes_[size_t(base)] : nullptr};
+    const glm::vec3 shadedColor[1] = {base >= 0 ? colors[base] : kSolvedColor};
+    renderer.render(camera, size, shaded, settings, shadedColor);
+    const GpuMesh* ghosts[3];
+    for (size_t i = 0; i < 3; ++i) ghosts[i] = show[i] && int(i) != base ? &meshes_[i] : nullptr;
+    renderer.renderGhostMeshes(camera, size, ghosts, settings, colors, kGhostOpacity);
+    return;
+  }
   const GpuMesh* meshes[3];
   for (size_t i = 0; i < 3; ++i) meshes[i] = show[i] ? &meshes_[i] : nullptr;
   renderer.render(camera, size, meshes, settings, colors);
@@ -79,7 +92,8 @@ struct DeformPicture::Gl {
 DeformPicture::DeformPicture() : gl_(std::make_unique<Gl>()) {}
 DeformPicture::~DeformPicture() = default;
 
-Result<std::unique_ptr<DeformPicture>> DeformPicture::create(const SurfaceMesh& rest, glm::ivec2 size) {
+Result<std::unique_ptr<DeformPicture>> DeformPicture::create(const SurfaceMesh& rest, glm::ivec2 size,
+                                                             DeformLayout layout) {
   std::unique_ptr<DeformPicture> p(new DeformPicture());
   Gl& g = *p->gl_;
   WindowOptions options;
@@ -97,7 +111,7 @@ Result<std::unique_ptr<DeformPicture>> DeformPicture::create(const SurfaceMesh& 
   Result<OffscreenTarget> target = OffscreenTarget::create(size, 0);
   if (!target) return target.error();
   g.target.emplace(std::move(*target));
-  Result<DeformRow> row = DeformRow::create(rest);
+  Result<DeformRow> row = DeformRow::create(rest, layout);
   if (!row) return row.error();
   g.row.emplace(std::move(*row));
   g.size = size;

@@ -5,10 +5,13 @@
 //
 //     [ rest ]   [ animated ]   [ solved ]      x: -D, 0, +D (D = 1.3 x the body's width)
 //
+// or overlaid in one place (the solved body shaded, the others as ghosts).
+//
 // DeformRow draws the row with any renderer (the window's deformer mode);
 // DeformPicture wraps it in a hidden window and an offscreen target for
 // `tetlab deform --screenshot` and `--record`.
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -27,11 +30,17 @@ namespace tetlab {
 inline constexpr glm::vec3 kRestColor{0.30f, 0.50f, 0.90f};
 inline constexpr glm::vec3 kAnimatedColor{0.88f, 0.30f, 0.26f};
 inline constexpr glm::vec3 kSolvedColor{0.30f, 0.78f, 0.36f};
+inline constexpr float kGhostOpacity = 0.35f;  // the overlay's see-through bodies
+
+// Side by side (the row above), or overlaid: the solved body shaded and the
+// animated and rest bodies as see-through ghosts over it, all in one place.
+enum class DeformLayout : uint8_t { SideBySide, Overlay };
 
 class DeformRow {
  public:
   // Needs a current GL context.
-  static Result<DeformRow> create(const SurfaceMesh& rest);
+  static Result<DeformRow> create(const SurfaceMesh& rest, DeformLayout layout = DeformLayout::SideBySide);
+  DeformLayout layout() const { return layout_; }
   // Animated and solved positions in the rest mesh's vertex order.
   Status update(std::span<const glm::vec3> animated, std::span<const glm::vec3> solved);
   // show: rest, animated, solved.
@@ -42,6 +51,7 @@ class DeformRow {
 
  private:
   DeformRow() = default;
+  DeformLayout layout_ = DeformLayout::SideBySide;
   std::vector<GpuMesh> meshes_;  // rest, animated, solved
   std::array<glm::vec3, 3> offsets_{};
   glm::vec3 lo_{0.0f}, hi_{0.0f};  // the rest mesh's bounds
@@ -51,7 +61,8 @@ class DeformRow {
 class DeformPicture {
  public:
   // Opens a hidden window (needs a display: xvfb-run headless).
-  static Result<std::unique_ptr<DeformPicture>> create(const SurfaceMesh& rest, glm::ivec2 size);
+  static Result<std::unique_ptr<DeformPicture>> create(const SurfaceMesh& rest, glm::ivec2 size,
+                                                       DeformLayout layout = DeformLayout::SideBySide);
   ~DeformPicture();
   DeformPicture(const DeformPicture&) = delete;
   DeformPicture& operator=(const DeformPicture&) = delete;

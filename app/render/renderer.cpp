@@ -137,6 +137,37 @@ void Renderer::render(const OrbitCamera& camera, glm::ivec2 viewportSize, std::s
   glUseProgram(0);
 }
 
+void Renderer::renderGhostMeshes(const OrbitCamera& camera, glm::ivec2 viewportSize,
+                                 std::span<const GpuMesh* const> meshes, const RenderSettings& settings,
+                                 std::span<const glm::vec3> tints, float opacity) const {
+  if (viewportSize.x <= 0 || viewportSize.y <= 0) return;
+  glViewport(0, 0, viewportSize.x, viewportSize.y);
+  const float aspect = static_cast<float>(viewportSize.x) / static_cast<float>(viewportSize.y);
+  const glm::mat4 viewProj = camera.projectionMatrix(aspect) * camera.viewMatrix();
+  meshProgram_.use();
+  setLighting(meshProgram_, camera, viewProj, settings);
+  meshProgram_.set("uColorMode", 0);
+  meshProgram_.set("uClipEnabled", 0);
+  meshProgram_.set("uBackfaceDim", 1.0f);
+  meshProgram_.set("uTwoTone", 0);
+  meshProgram_.set("uAlpha", std::clamp(opacity, 0.0f, 1.0f));
+  glDisable(GL_DEPTH_TEST);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glDepthMask(GL_FALSE);
+  glEnable(GL_CULL_FACE);  // front faces only: one layer per ghost, no sorting needed
+  glCullFace(GL_BACK);
+  for (size_t i = 0; i < meshes.size(); ++i) {
+    if (meshes[i] == nullptr) continue;
+    if (i < tints.size()) meshProgram_.set("uAlbedo", tints[i]);
+    meshes[i]->draw();
+  }
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_BLEND);
+  glDepthMask(GL_TRUE);
+  glUseProgram(0);
+}
+
 void Renderer::drawBackground(const RenderSettings& settings) const {
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_BLEND);

@@ -103,6 +103,11 @@ class Renderer {
   // cells, app/render/compare_layout.h): nothing outside it is touched.
   void render(const OrbitCamera& camera, const ViewportRect& viewport, const SimView& scene, const ViewSettings& view,
               const RenderSettings& settings) const;
+  // Over an already drawn view: meshes as see-through ghosts (front faces, `opacity`),
+  // each in its tint (sRGB), laid over whole without depth test so a nearly
+  // coincident body under them does not z-fight (the deformer's overlay).
+  void renderGhostMeshes(const OrbitCamera& camera, glm::ivec2 viewportSize, std::span<const GpuMesh* const> meshes,
+                         const RenderSettings& settings, std::span<const glm::vec3> tints, float opacity) const;
   // Over an already drawn view: the scene's surfaces as a see-through ghost
   // (front faces, `opacity`) and its strands, both in `tint` (sRGB): compare
   // mode's overlay of the other lanes on the first.

@@ -126,6 +126,9 @@ DeformActions drawDeformPanel(DeformSession* session, DeformUiState& state) {
   ImGui::SameLine();
   ImGui::Checkbox("solved", &state.show[2]);
   ImGui::TextColored(kDim, "blue: rest, red: animated, green: solved");
+  const char* layouts[] = {"side by side", "overlaid"};
+  ImGui::Combo("layout", &state.layout, layouts, 2);
+  itemTooltip("Overlaid: the solved body shaded, the animated and rest bodies as see-through ghosts over it.");
   ImGui::InputText("export to", state.exportDir, sizeof state.exportDir);
   if (d.exporting()) {
     ImGui::ProgressBar(float(d.exported()) / float(std::max<size_t>(d.frames(), 1)));

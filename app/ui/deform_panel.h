@@ -18,6 +18,7 @@ struct DeformUiState {
   int targetTets = 5000;
   char exportDir[512] = "deformed";
   bool show[3] = {true, true, true};  // rest, animated, solved
+  int layout = 0;                     // DeformLayout: 0 side by side, 1 overlaid
 };
 
 struct DeformActions {

@@ -8,47 +8,20 @@
 #include <cmath>
 #include <string>
 
-#include "core/cpu/constraints_projection.h"
+#include "core/cpu/position_based_solver.h"
 #include "core/sim/solver_settings.h"
 
 namespace tetlab {
 namespace {
 
-class XpbdSolver final : public Solver {
+class XpbdSolver final : public PositionBasedSolver {
  public:
   SolverKind kind() const override { return SolverKind::Xpbd; }
 
-  void reset(const SimModel& model, State& state) override {
-    state.lambda.assign(lambdaLayout(model).size, 0.0f);
-    state.penalty.clear();
-    tethers_ = {};
-  }
-
-  void solveSubstep(const SimModel& model, const SolverSettings& settings, float h, State& state,
-                    StepDiagnostics& out) override {
-    const LambdaLayout layout = lambdaLayout(model);
-    // XPBD Alg. 1: multipliers start at zero every substep.
-    state.lambda.assign(layout.size, 0.0f);
-    for (size_t i = 0; i < state.x.size(); ++i) state.x[i] = state.xInertial[i];
-    iterate(model, settings, h, state, out);
-  }
-
-  void continueSubstep(const SimModel& model, const SolverSettings& settings, float h, State& state,
-                       StepDiagnostics& out) override {
-    if (state.lambda.size() != lambdaLayout(model).size) state.lambda.assign(lambdaLayout(model).size, 0.0f);
-    iterate(model, settings, h, state, out);
-  }
-
  private:
-  // The iterations of a substep from the current x and multipliers.
-  void iterate(const SimModel& model, const SolverSettings& settings, float h, State& state, StepDiagnostics& out) {
-    prepareProjection(ctx_, model, settings, state, ProjectionMode::Xpbd, h);
-    if (ctx_.families.tethers) tethers_.update(model, state, settings.positionBased.tetherSlack);
-    ctx_.tetherAnchor = &tethers_.anchor;
-    ctx_.tetherLength = &tethers_.length;
-    ctx_.jacobiDelta = nullptr;
-    runProjectionIterations(ctx_, settings.step.iterations, out.residualHistory);
-    out.maxViolation = std::max(out.maxViolation, hardConstraintViolation(ctx_));
+  ProjectionMode mode() const override { return ProjectionMode::Xpbd; }
+  bool freshMultipliers() const override { return true; }  // XPBD Alg. 1: lambda = 0 every substep
+  void afterIterations(const SimModel& model, const SolverSettings& settings, float h, StepDiagnostics& out) override {
     if (ctx_.families.neoHookean && out.warning.empty()) {
       const float limit = xpbdShearLimitSubstep(model);
       if (h > limit * 1.0001f)
@@ -58,9 +31,6 @@ class XpbdSolver final : public Solver {
                       " substeps, a softer material, or strain-based constraints";
     }
   }
-
-  ProjectionContext ctx_;
-  TetherCache tethers_;
 };
 
 }  // namespace

@@ -3,6 +3,8 @@
 // with a non-zero exit (issue 15 item 6).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -137,6 +139,42 @@ TEST(DeformPicture, ShowsRestAnimatedAndSolvedInTheirColours) {
   // The squashed body is lower than the others: fewer of its pixels than the solved one's.
   EXPECT_LT(red, green);
 }
+
+// Overlaid: all three in one place, the solved body shaded and the ghosts
+// over it. The cube squashed to half its height (animated, red) covers only
+// the middle band of the solved cube, so down the picture's centre column
+// that band is redder than the solved body's top, where only the rest ghost
+// (the same cube, blue) lies over it.
+TEST(DeformPicture, OverlayDrawsTheGhostsOverTheSolvedBody) {
+  const SurfaceMesh rest = *loadDeformRestMesh(kCube);
+  std::vector<glm::vec3> squashed = rest.positions;
+  for (glm::vec3& p : squashed) p.y *= 0.5f;
+  Result<std::unique_ptr<DeformPicture>> picture = DeformPicture::create(rest, {320, 320}, DeformLayout::Overlay);
+  ASSERT_TRUE(picture.ok()) << picture.error().message;
+  Result<Image> image = (*picture)->draw(squashed, rest.positions);
+  ASSERT_TRUE(image.ok()) << image.error().message;
+  // Rows of the centre column that show a body: away from the background
+  // gradient there (the bodies fill the picture's middle, the ground is below them).
+  const int x = image->width / 2;
+  std::vector<int> rows;
+  for (int y = 0; y < image->height; ++y) {
+    const uint8_t* p = &image->rgba[4 * (size_t(y) * size_t(image->width) + size_t(x))];
+    const glm::vec3 bg = 255.0f * backgroundColorAt(RenderSettings{}, 1.0f - float(y) / float(image->height - 1));
+    if (std::fabs(p[0] - bg.r) + std::fabs(p[1] - bg.g) + std::fabs(p[2] - bg.b) > 40.0f) rows.push_back(y);
+  }
+  ASSERT_GT(rows.size(), 40u);
+  // The red share r / (r + g + b): the faces are lit differently, the tint is what differs.
+  auto redShare = [&](int y) {
+    const uint8_t* p = &image->rgba[4 * (size_t(y) * size_t(image->width) + size_t(x))];
+    return double(p[0]) / std::max(1.0, double(p[0]) + double(p[1]) + double(p[2]));
+  };
+  // The squashed cube spans the middle half of the solved one's height; the
+  // band above it (the top 20 % of the body's rows, past the top face seen
+  // from a little above) has only the rest ghost over the solved body.
+  const int n = int(rows.size());
+  const int above = rows.front() + n / 5;
+  const int middle = rows.front() + n / 2;
+  EXPECT_GT(redShare(middle), redShare(above) + 0.05) << "above " << redShare(above) << ", middle " << redShare(middle);}
 
 }  // namespace
 }  // namespace tetlab
