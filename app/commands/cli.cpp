@@ -414,8 +414,8 @@ void addAppFlags(CLI::App& cli, RawFlags& f) {
   cli.add_flag("--list-devices", f.listDevices, "List OpenCL platforms and devices, mark the chosen one, and exit");
   cli.add_option("--ui-open", f.uiOpen,
                  "Panel sections open at start, the others closed, scrolled to the first (e.g. 'opencl' for the "
-                 "device list): scene, simulation, parameters, constraints, materials, colliders, drag, numbers, "
-                 "view, record, opencl, opengl")
+                 "device list): scene, simulation, parameters, constraints, materials, colliders, wind, spheres, fields, "
+                 "springs, keys, drag, numbers, compare, deform, view, record, opencl, opengl")
       ->option_text("LIST");
 }
 

@@ -171,6 +171,21 @@ int runRunCommand(const RunArgs& args) {
       std::cerr << "tetlab run: the simulation blew up at frame " << frame << ": " << diag.problem << "\n";
       return 2;
     }
+    // Anchor springs (core/sim/anchor_springs.h): the host state keeps the
+    // simulator's (a keyed-pin write-back must not make a broken one whole).
+    if (!state.springs.empty()) {
+      if (diag.springsBroken) {
+        for (size_t s = 0; s < state.springs.springs.size(); ++s) {
+          const AnchorSpring& now = sim->springs().springs[s];
+          if (now.broken && !state.springs.springs[s].broken)
+            std::printf("tetlab run: frame %d (t = %.4f s): spring '%s' broke (past its %s)\n", frame, now.brokenTime,
+                        now.name.c_str(), now.breakForce > 0.0f ? "breaking force" : "breaking strain");
+        }
+        state.springs = sim->springs();
+      } else {
+        state.springs.frames = sim->springs().frames;
+      }
+    }
     if (!diag.warning.empty() && diag.warning != lastWarning) {
       std::cerr << "tetlab run: warning (frame " << frame << "): " << diag.warning << "\n";
       lastWarning = diag.warning;
@@ -227,6 +242,8 @@ int runRunCommand(const RunArgs& args) {
       csv << '\n';
     }
   }
+  if (!state.springs.empty())
+    std::printf("tetlab run: %u of %zu springs broke\n", state.springs.brokenCount(), state.springs.springs.size());
   if (!csv.is_open()) {  // the summary line's state: one read at the end
     if (Status st = sim->readState(state); !st) return fail("OpenCL backend: " + st.error().message);
     if (!sim->computesEnergy()) diag.energy = computeEnergy(model, settings, state);

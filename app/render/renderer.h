@@ -44,6 +44,8 @@ struct RenderSettings {
   glm::vec3 colliderAlbedo{0.55f, 0.62f, 0.72f};  // sRGB, cool grey-blue so colliders read as "not the body"
   glm::vec3 pinColor{0.90f, 0.16f, 0.14f};        // sRGB
   glm::vec3 attachmentColor{1.0f, 0.85f, 0.25f};  // sRGB, the mouse drag line and its ends
+  glm::vec3 springAnchorColor{0.85f, 0.85f, 0.90f};  // sRGB, the anchor springs' fixed ends
+  float springWidth = 2.5f;                          // [px] anchor spring lines, where the driver draws wide lines
   glm::vec3 cellEdgeColor{0.10f, 0.10f, 0.12f};   // sRGB, tet edges on cut-away cells
   glm::vec3 cellAlbedo{0.92f, 0.80f, 0.62f};      // sRGB, tets without a field: paler than the skin so the inside reads as inside
   glm::vec3 wireColor{0.85f, 0.90f, 1.0f};        // sRGB, wireframe edges without a field

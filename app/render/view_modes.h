@@ -89,6 +89,7 @@ struct ViewSettings {
 
   bool showPins = true;          // pinned (w = 0) vertices as red spheres
   bool showColliders = true;     // sphere/box/capsule colliders
+  bool showSprings = true;       // anchor springs: lines coloured by load (blue .. red = breaking), anchors as points
   bool showAttachment = true;    // the mouse drag as a line from the grabbed point to the cursor target
   float pinRadius = 0.0f;        // [m] sphere radius; 0 = automatic (0.8 % of the scene size)
 };

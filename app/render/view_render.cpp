@@ -19,6 +19,19 @@ namespace tetlab {
 
 namespace {
 
+// Wide lines are deprecated in core profiles: a forward-compatible context refuses any width
+// above 1 (GL_INVALID_VALUE), others clamp to GL_ALIASED_LINE_WIDTH_RANGE. Returns whether
+// the width was set (the caller puts it back to 1 after drawing).
+bool beginWideLines(float width) {
+  GLint flags = 0;
+  glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
+  if ((flags & GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT) != 0 || !(width > 1.0f)) return false;
+  GLfloat range[2] = {1.0f, 1.0f};
+  glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
+  glLineWidth(std::clamp(width, range[0], range[1]));
+  return true;
+}
+
 void setColorTables(const ShaderProgram& program, bool palette) {
   const GLint keys = glGetUniformLocation(program.id(), "uColormap");
   if (keys >= 0) glUniform3fv(keys, kColormapKeys, &colormapKeys()[0].x);
@@ -190,16 +203,7 @@ void Renderer::drawSimStrands(const SimView& scene, const OrbitCamera& camera, c
   lineProgram_.set("uForward", camera.forward());
   lineProgram_.set("uDepthRange", glm::vec2(0.0f, 1.0f));
   lineProgram_.set("uFarFade", 1.0f);
-  // Wide lines are deprecated in core profiles: a forward-compatible context refuses any width
-  // above 1 (GL_INVALID_VALUE), others clamp to GL_ALIASED_LINE_WIDTH_RANGE.
-  GLint flags = 0;
-  glGetIntegerv(GL_CONTEXT_FLAGS, &flags);
-  const bool wide = (flags & GL_CONTEXT_FLAG_FORWARD_COMPATIBLE_BIT) == 0 && settings.strandWidth > 1.0f;
-  if (wide) {
-    GLfloat range[2] = {1.0f, 1.0f};
-    glGetFloatv(GL_ALIASED_LINE_WIDTH_RANGE, range);
-    glLineWidth(std::clamp(settings.strandWidth, range[0], range[1]));
-  }
+  const bool wide = beginWideLines(settings.strandWidth);
   glBindVertexArray(scene.strandBuffer_.vao.id());
   glDrawArrays(GL_LINES, 0, GLsizei(scene.strandBuffer_.count));
   glBindVertexArray(0);
@@ -272,6 +276,29 @@ void Renderer::drawSimOverlays(const SimView& scene, const ViewSettings& view, c
   };
   if (view.showPins) drawPoints(scene.pinBuffer_, scene.pinRadius_, settings.pinColor);
 
+  if (view.showSprings && (scene.springAnchorBuffer_.count > 0 || scene.springBuffer_.count > 0)) {
+    // Anchor springs, one draw each (a scene has a handful), coloured by load:
+    // pale when slack, yellow at half the limit, red about to break.
+    if (scene.springBuffer_.count > 0) {
+      lineProgram_.use();
+      lineProgram_.set("uViewProj", viewProj);
+      lineProgram_.set("uColorMode", 0);
+      lineProgram_.set("uAlpha", 1.0f);
+      lineProgram_.set("uFarFade", 1.0f);
+      const bool wide = beginWideLines(settings.springWidth);
+      glBindVertexArray(scene.springBuffer_.vao.id());
+      for (size_t k = 0; k + 1 < scene.springBuffer_.count; k += 2) {
+        const float load = scene.springLines_[k].value;
+        const glm::vec3 slack(0.85f, 0.88f, 0.92f), half(1.0f, 0.82f, 0.22f), breaking(0.95f, 0.18f, 0.12f);
+        lineProgram_.set("uColor", load < 0.5f ? glm::mix(slack, half, 2.0f * load)
+                                               : glm::mix(half, breaking, 2.0f * load - 1.0f));
+        glDrawArrays(GL_LINES, GLint(k), 2);
+      }
+      glBindVertexArray(0);
+      if (wide) glLineWidth(1.0f);
+    }
+    drawPoints(scene.springAnchorBuffer_, scene.pinRadius_, settings.springAnchorColor);
+  }
   if (view.showAttachment && scene.attachmentActive_) {
     // The drag line is drawn over everything (no depth test) so it never hides inside the body.
     glDisable(GL_DEPTH_TEST);

@@ -154,7 +154,8 @@ Result<SimView> SimView::create(const SimModel& model, std::vector<RenderSurface
 
   // Dynamic buffers: cells (CellVertex), lines (LineVertex), points (vec3).
   for (DynamicBuffer* b :
-       {&view.cellBuffer_, &view.lineBuffer_, &view.pinBuffer_, &view.attachBuffer_, &view.strandBuffer_}) {
+       {&view.cellBuffer_, &view.lineBuffer_, &view.pinBuffer_, &view.attachBuffer_, &view.strandBuffer_,
+        &view.springBuffer_, &view.springAnchorBuffer_}) {
     b->vao = makeGlVertexArray();
     b->buffer = makeGlBuffer();
   }
@@ -164,15 +165,17 @@ Result<SimView> SimView::create(const SimModel& model, std::vector<RenderSurface
   setupAttribute(1, 3, sizeof(CellVertex), offsetof(CellVertex, normal));
   setupAttribute(2, 3, sizeof(CellVertex), offsetof(CellVertex, barycentric));
   setupAttribute(3, 3, sizeof(CellVertex), offsetof(CellVertex, values));
-  for (DynamicBuffer* b : {&view.lineBuffer_, &view.attachBuffer_, &view.strandBuffer_}) {
+  for (DynamicBuffer* b : {&view.lineBuffer_, &view.attachBuffer_, &view.strandBuffer_, &view.springBuffer_}) {
     glBindVertexArray(b->vao.id());
     glBindBuffer(GL_ARRAY_BUFFER, b->buffer.id());
     setupAttribute(0, 3, sizeof(LineVertex), offsetof(LineVertex, position));
     setupAttribute(1, 1, sizeof(LineVertex), offsetof(LineVertex, value));
   }
-  glBindVertexArray(view.pinBuffer_.vao.id());
-  glBindBuffer(GL_ARRAY_BUFFER, view.pinBuffer_.buffer.id());
-  setupAttribute(0, 3, sizeof(glm::vec3), 0);
+  for (DynamicBuffer* b : {&view.pinBuffer_, &view.springAnchorBuffer_}) {
+    glBindVertexArray(b->vao.id());
+    glBindBuffer(GL_ARRAY_BUFFER, b->buffer.id());
+    setupAttribute(0, 3, sizeof(glm::vec3), 0);
+  }
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   return view;
@@ -267,6 +270,40 @@ void SimView::update(const SimModel& model, const State& state, const Colliders&
   fill(strandBuffer_, strandLines_.data(), strandLines_.size() * sizeof(LineVertex), strandLines_.size());
   // After embedSurfaces: the pin radius scales with this frame's bounds.
   updateOverlays(x, state.mouse, colliders, view);
+  updateSpringLines(x, state.springs);
+}
+
+void SimView::updateSpringLines(std::span<const glm::vec4> x, const AnchorSprings& springs) {
+  springLines_.clear();
+  springAnchors_.clear();
+  if (!springs.empty()) {
+    springX_.resize(springs.subCount());
+    for (uint32_t j = 0; j < springs.subCount(); ++j)
+      springX_[j] = springs.vertex[j] < x.size() ? x[springs.vertex[j]] : springs.anchor[j];
+    for (uint32_t s = 0; s < springs.springs.size(); ++s) {
+      const AnchorSpring& spring = springs.springs[s];
+      if (spring.count == 0) continue;
+      // The mean of the sub-springs' anchors: the spring's anchor, or where a
+      // compliant keyed region's keys put its patch now (then no anchor point: it is inside the body).
+      glm::vec3 a(0.0f), c(0.0f);
+      for (uint32_t j = spring.first; j < spring.first + spring.count; ++j) {
+        a += glm::vec3(springs.anchor[j]);
+        c += glm::vec3(springX_[j]);
+      }
+      a /= float(spring.count);
+      c /= float(spring.count);
+      if (spring.pinRegion < 0) springAnchors_.push_back(a);
+      if (spring.broken || spring.slack) continue;
+      float load = 0.0f;
+      if (spring.breakForce > 0.0f) load = glm::length(anchorSpringForce(springs, s, springX_)) / spring.breakForce;
+      if (spring.breakStrain > 0.0f) load = std::max(load, anchorSpringStrain(springs, s, springX_) / spring.breakStrain);
+      load = std::clamp(load, 0.0f, 1.0f);
+      springLines_.push_back({a, load});
+      springLines_.push_back({c, load});
+    }
+  }
+  fill(springBuffer_, springLines_.data(), springLines_.size() * sizeof(LineVertex), springLines_.size());
+  fill(springAnchorBuffer_, springAnchors_.data(), springAnchors_.size() * sizeof(glm::vec3), springAnchors_.size());
 }
 
 void SimView::embedSurfaces(std::span<const glm::vec4> x, glm::vec3& centre, float& radius) {

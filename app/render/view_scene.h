@@ -103,6 +103,9 @@ class SimView {
   size_t lineVertexCount() const { return drawLines_ ? lineBuffer_.count : 0; }
   size_t strandVertexCount() const { return strandBuffer_.count; }
   size_t pinCount() const { return pinBuffer_.count; }
+  // Anchor springs drawn: line vertices (2 per whole spring) and anchors (one per spring).
+  size_t springLineVertexCount() const { return springBuffer_.count; }
+  size_t springAnchorCount() const { return springAnchorBuffer_.count; }
   bool drawsSurfaces() const { return drawSurfaces_; }
 
   // ---- Surfaces embedded on the device (app/render/gl_interop.h, OpenCL backend) ----
@@ -154,6 +157,10 @@ class SimView {
   void updateOverlays(std::span<const glm::vec4> x, const Attachment& mouse, const Colliders& colliders,
                       const ViewSettings& view);
   void updateAttachmentLine(std::span<const glm::vec4> x, const Attachment& mouse);
+  // Each whole anchor spring as a line from its anchor to its patch's centroid,
+  // valued by its load (force over breaking force, or strain over breaking
+  // strain: 1 breaks; 0 for an unbreakable one), and every anchor as a point.
+  void updateSpringLines(std::span<const glm::vec4> x, const AnchorSprings& springs);
   void updateColliderMesh(const Colliders& colliders);
   void uploadSurface(Surface& s, bool withScalars);
   static void fill(DynamicBuffer& b, const void* data, size_t bytes, size_t count);
@@ -169,7 +176,10 @@ class SimView {
   std::vector<LineVertex> strandLines_;  // strand segments (SimModel::strandSegments), every mode
   std::vector<uint32_t> strandVertices_;  // strand points, ascending: picked by angle (pickNearPoint)
   std::vector<glm::vec3> pins_;
-  DynamicBuffer cellBuffer_, lineBuffer_, pinBuffer_, attachBuffer_, strandBuffer_;
+  DynamicBuffer cellBuffer_, lineBuffer_, pinBuffer_, attachBuffer_, strandBuffer_, springBuffer_, springAnchorBuffer_;
+  std::vector<LineVertex> springLines_;
+  std::vector<glm::vec3> springAnchors_;
+  std::vector<glm::vec4> springX_;
   std::optional<GpuMesh> colliderMesh_;
   size_t colliderSignature_ = 0;
   Bounds bounds_;

@@ -23,7 +23,8 @@ void drawKeyedPins(SimSession& session) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(kDim, "No pin region of this scene has keys. In a scene file, give a pin region \"keys\" "
                              "(time, translate, rotate_deg), \"release_at\" and/or \"toggle_at\" (presets: beam_twist, "
-                             "jelly_shake).");
+                             "jelly_shake); \"stiffness\" [N/m] makes the region a compliant attachment instead of "
+                             "hard pins.");
     ImGui::PopTextWrapPos();
     return;
   }
@@ -33,7 +34,15 @@ void drawKeyedPins(SimSession& session) {
     PinAnimation& a = pins.animation;
     ImGui::PushID(int(k));
     ImGui::Separator();
-    ImGui::Text("body %u, pin region %u: %zu pins", pins.body + 1, pins.region + 1, pins.vertices.size());
+    if (pins.spring >= 0 && size_t(pins.spring) < session.springs().springs.size()) {
+      // A compliant region: its anchor spring (stiffness, limit and breaks in the Springs section).
+      const AnchorSpring& sp = session.springs().springs[size_t(pins.spring)];
+      ImGui::Text("body %u, pin region %u: %zu vertices held by a spring of %.4g N/m%s", pins.body + 1,
+                  pins.region + 1, pins.vertices.size(), sp.stiffness,
+                  sp.broken ? " (broken)" : sp.slack ? " (let go)" : "");
+    } else {
+      ImGui::Text("body %u, pin region %u: %zu pins", pins.body + 1, pins.region + 1, pins.vertices.size());
+    }
     int interpolation = int(a.interpolation);
     const char* kinds[] = {"linear", "smooth"};
     ImGui::SetNextItemWidth(90);

@@ -13,7 +13,7 @@ namespace tetlab {
 // The panel's sections by the short names `--ui-open` takes, top to bottom.
 inline constexpr std::string_view kPanelSections[] = {
     "scene", "simulation", "parameters", "constraints", "materials", "colliders", "wind",   "spheres", "fields",
-    "keys",  "drag",       "numbers",    "compare",     "deform",    "view",      "record",    "opencl", "opengl"};
+    "springs", "keys", "drag", "numbers", "compare", "deform", "view", "record", "opencl", "opengl"};
 
 // "opencl,view" -> {"opencl", "view"}; an unknown or empty name is an error that lists the valid ones.
 Result<std::vector<std::string>> parsePanelSections(const std::string& list);

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include "app/ui/force_field_panel.h"
+#include "app/ui/springs_panel.h"
 #include "app/ui/keyed_pins_panel.h"
 #include "app/ui/numbers_panel.h"
 
@@ -172,6 +173,7 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
     if (section(layout, "Wind (cloth, strands)", "wind", false)) drawWind(s);
     if (section(layout, "Motion and separation spheres", "spheres", false)) drawSpheres(s);
     if (section(layout, "Force fields", "fields", false)) drawForceFields(s);
+    if (!s.springs().empty() && section(layout, "Springs", "springs", true)) drawSprings(s);
     if (section(layout, "Keyed pins", "keys", false)) drawKeyedPins(s);
     if (section(layout, "Mouse drag", "drag", false)) drawMouseSpring(s);
     const bool numbersShown = section(layout, "Numbers and plots", "numbers", true);

@@ -97,6 +97,8 @@ class AvbdSolver final : public VbdFamilySolver {
           if (on.neoHookean) vbdAddTets(model, state, cache_, i, sys);
           if (bending) vbdAddHinges(model, state, cache_, i, sys);  // an energy, as in VBD (no rows)
           if (membranes) stats_.safeguardTriggers += vbdAddMembranes(model, state, cache_, i, primal.safeguard, sys);
+          // Anchor springs: an energy as in VBD (finite stiffness; AVBD Sec. 3.3 would cap its penalty at k anyway).
+          stats_.safeguardTriggers += vbdAddAnchorSprings(state, i, primal.safeguard, sys);
           bool inContact = false;
           stats_.safeguardTriggers +=
               constraints_.addVertexTerms(model, settings, cache_, h, state, i, sys, inContact);

@@ -84,4 +84,20 @@ void projectAttachment(ProjectionContext& ctx) {
   addResiduals(ctx, res.r, res.n);
 }
 
+void projectAnchorSprings(ProjectionContext& ctx) {
+  AnchorSprings& sp = ctx.state->springs;
+  if (sp.lambda.size() != sp.subCount()) sp.lambda.assign(sp.subCount(), 0.0f);
+  std::vector<glm::vec4>& x = ctx.state->x;
+  const Csr& csr = sp.vertexSprings;
+  if (csr.offsets.size() != x.size() + 1) return;
+  for (uint32_t i = 0; i < uint32_t(x.size()); ++i) {
+    for (uint32_t k = csr.offsets[i]; k < csr.offsets[i + 1]; ++k) {
+      const uint32_t j = csr.items[k];
+      clm::PbResiduals res{};
+      clm::pb_anchor_spring(ctx.params, &x[i], sp.anchor[j], sp.stiffness[j], &sp.lambda[j], &res);
+      addResiduals(ctx, res.r, res.n);
+    }
+  }
+}
+
 }  // namespace tetlab

@@ -57,6 +57,7 @@ void runProjectionIterations(ProjectionContext& ctx, int iterations, std::vector
         projectHingeRange(ctx, model.hingeColors.begin(c), model.hingeColors.end(c));
     if (ctx.families.tethers) projectTethers(ctx);
     if (ctx.state->mouse.active) projectAttachment(ctx);
+    if (!ctx.state->springs.empty()) projectAnchorSprings(ctx);
     // Body contacts before the colliders: the static, infinitely heavy
     // colliders (the ground, a tray) have the last word.
     if (ctx.families.bodyContacts) projectBodyContacts(ctx);

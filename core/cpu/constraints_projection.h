@@ -14,6 +14,7 @@
 //   edge colours  each edge: distance
 //   tethers       each vertex (independent)
 //   attachment    the mouse target (one constraint)
+//   anchor springs each vertex, its sub-springs (core/sim/anchor_springs.h)
 //   body contacts rows of State::bodyContacts: a Jacobi gather from the positions at the start of
 //                 the pass (constraints_body_contacts.cpp), hard, with friction
 //   contacts      each vertex against every collider, with friction (independent)
@@ -79,6 +80,7 @@ void projectHingeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end);  /
 void projectMembraneRange(ProjectionContext& ctx, uint32_t begin, uint32_t end);  // constraints_elastic.cpp
 void projectTethers(ProjectionContext& ctx);                                  // constraints_attachments.cpp
 void projectAttachment(ProjectionContext& ctx);                               // constraints_attachments.cpp
+void projectAnchorSprings(ProjectionContext& ctx);                            // constraints_attachments.cpp
 void projectContacts(ProjectionContext& ctx);                                 // collisions_contacts.cpp
 void projectBodyContacts(ProjectionContext& ctx);                             // constraints_body_contacts.cpp
 // Deepest body-contact penetration -C over the substep's rows at the current x [m] (0: none).

@@ -28,6 +28,8 @@ class PositionBasedSolver : public Solver {
                     StepDiagnostics& out) override {
     const LambdaLayout layout = lambdaLayout(model);
     if (freshMultipliers() || state.lambda.size() != layout.size) state.lambda.assign(layout.size, 0.0f);
+    if (freshMultipliers() || state.springs.lambda.size() != state.springs.subCount())
+      state.springs.lambda.assign(state.springs.subCount(), 0.0f);
     for (size_t i = 0; i < state.x.size(); ++i) state.x[i] = state.xInertial[i];
     iterate(model, settings, h, state, out);
   }
@@ -36,6 +38,7 @@ class PositionBasedSolver : public Solver {
                        StepDiagnostics& out) override {
     const LambdaLayout layout = lambdaLayout(model);
     if (state.lambda.size() != layout.size) state.lambda.assign(layout.size, 0.0f);
+    if (state.springs.lambda.size() != state.springs.subCount()) state.springs.lambda.assign(state.springs.subCount(), 0.0f);
     iterate(model, settings, h, state, out);
   }
 

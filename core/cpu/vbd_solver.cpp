@@ -125,6 +125,7 @@ class VbdSolver final : public VbdFamilySolver {
           if (springs) stats_.safeguardTriggers += vbdAddSprings(model, state, cache_, i, p.safeguard, sys);
           if (membranes) stats_.safeguardTriggers += vbdAddMembranes(model, state, cache_, i, p.safeguard, sys);
           if (bending) vbdAddHinges(model, state, cache_, i, sys);
+          stats_.safeguardTriggers += vbdAddAnchorSprings(state, i, p.safeguard, sys);
           if (const int32_t slot = attachment_.slot(i); slot >= 0)
             clm::vbd_add_attachment(attachmentOffset(state.mouse, state), state.mouse.weights[size_t(slot)],
                                     state.mouse.stiffness, state.mouse.maxForce, &sys.f, &sys.H);

@@ -47,6 +47,13 @@ uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMater
                               model.vertexEdges.items.data(), &sys);
 }
 
+uint32_t vbdAddAnchorSprings(const State& state, uint32_t i, HessianSafeguard safeguard, VbdVertexSystem& sys) {
+  const AnchorSprings& sp = state.springs;
+  if (sp.empty() || sp.vertexSprings.offsets.size() != state.x.size() + 1) return 0;
+  return clm::vbd_add_anchor_springs(i, int(safeguard), state.x.data(), sp.vertexSprings.offsets.data(),
+                                     sp.vertexSprings.items.data(), sp.anchor.data(), sp.stiffness.data(), &sys);
+}
+
 uint32_t vbdAddMembranes(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
                          HessianSafeguard safeguard, VbdVertexSystem& sys) {
   return clm::vbd_add_membranes(i, int(safeguard), state.x.data(), model.membranes.data(), model.membraneDmInv.data(),

@@ -99,6 +99,9 @@ void vbdAddHinges(const SimModel& model, const State& state, const VbdMaterialCa
                   VbdVertexSystem& sys);
 uint32_t vbdAddSprings(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,
                        HessianSafeguard safeguard, VbdVertexSystem& sys);
+// Anchor springs on vertex i (core/sim/anchor_springs.h; vbd_add_anchor_springs),
+// each block safeguarded. Returns how many blocks the safeguard changed.
+uint32_t vbdAddAnchorSprings(const State& state, uint32_t i, HessianSafeguard safeguard, VbdVertexSystem& sys);
 // Cloth membranes around vertex i (vbd_add_membranes; (mu_h, lambda_h) from
 // cache.bodies), each block safeguarded. Returns how many blocks the safeguard changed.
 uint32_t vbdAddMembranes(const SimModel& model, const State& state, const VbdMaterialCache& cache, uint32_t i,

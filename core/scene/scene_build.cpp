@@ -317,11 +317,24 @@ Status addPinFollowers(const SceneDesc& desc, std::span<const BodyRange> bodies,
         a.region = uint32_t(r);
         a.animation = region.animation;
         a.pivot = region.animation.pivotSet ? region.animation.pivot : 0.5f * (region.min + region.max);
-        for (uint32_t v = bodies[i].vertexBegin; v < bodies[i].vertexEnd; ++v)
-          if (pinned[v] && region.contains(m.restPositions[v])) {
-            a.vertices.push_back(v);
-            a.rest.push_back(m.restPositions[v]);
-          }
+        if (region.stiffness > 0.0f) {
+          // A compliant region: its anchor spring's patch, whose anchors follow the keys.
+          const AnchorSprings& sp = scene.springs;
+          for (uint32_t s = 0; s < sp.springs.size(); ++s)
+            if (sp.springs[s].body == uint32_t(i) && sp.springs[s].pinRegion == int32_t(r)) a.spring = int32_t(s);
+          if (a.spring >= 0)
+            for (uint32_t j = sp.springs[size_t(a.spring)].first;
+                 j < sp.springs[size_t(a.spring)].first + sp.springs[size_t(a.spring)].count; ++j) {
+              a.vertices.push_back(sp.vertex[j]);
+              a.rest.push_back(m.restPositions[sp.vertex[j]]);
+            }
+        } else {
+          for (uint32_t v = bodies[i].vertexBegin; v < bodies[i].vertexEnd; ++v)
+            if (pinned[v] && region.contains(m.restPositions[v])) {
+              a.vertices.push_back(v);
+              a.rest.push_back(m.restPositions[v]);
+            }
+        }
         if (!a.vertices.empty()) scene.animatedPins.push_back(std::move(a));
       }
       if (!region.follow.valid()) continue;
@@ -457,7 +470,7 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
   for (size_t i = 0; i < n; ++i) {
     const BodyRange& range = built.bodies[i];
     for (const PinRegion& region : desc.bodies[i].pins)
-      for (uint32_t v = range.vertexBegin; v < range.vertexEnd; ++v) {
+      for (uint32_t v = range.vertexBegin; v < range.vertexEnd && !(region.stiffness > 0.0f); ++v) {
         const glm::vec3 p = m.restPositions[v];
         if (glm::all(glm::greaterThanEqual(p, region.min)) && glm::all(glm::lessThanEqual(p, region.max))) pinned[v] = 1;
       }
@@ -471,6 +484,35 @@ Result<BuiltScene> buildScene(const SceneDesc& desc, const SceneBuildOptions& op
         return Error{"scene '" + desc.name + "': " + (list == &desc.pinnedVertices ? "pinned_vertices" : "unpinned_vertices") +
                      " names vertex " + std::to_string(v) + " but the model has " + std::to_string(m.vertexCount()) +
                      " vertices (the meshes or tet options changed since it was saved): remove the entry"};
+  }
+  // Anchor springs (core/sim/anchor_springs.h), attached in the pin regions' coordinates.
+  // Compliant pin regions (PinRegion::stiffness) are zero-length springs on their vertices, after the file's.
+  std::vector<BodySprings> springBodies;
+  for (size_t i = 0; i < n; ++i) {
+    BodySprings b{built.bodies[i].name, uint32_t(i), built.bodies[i].vertexBegin, built.bodies[i].vertexEnd,
+                  desc.bodies[i].springs};
+    const std::vector<PinRegion>& regions = desc.bodies[i].pins;
+    for (size_t r = 0; r < regions.size(); ++r) {
+      if (!(regions[r].stiffness > 0.0f)) continue;
+      AnchorSpringSpec spec;
+      spec.name = "pins[" + std::to_string(r) + "] (compliant)";
+      spec.stiffness = regions[r].stiffness;
+      spec.breakForce = regions[r].breakForce;
+      spec.restLength = 0.0f;
+      spec.pinRegion = int32_t(r);
+      for (uint32_t v = b.vertexBegin; v < b.vertexEnd; ++v)
+        if (regions[r].contains(m.restPositions[v])) spec.vertices.push_back(v);
+      if (spec.vertices.empty())
+        return Error{"scene '" + desc.name + "', body '" + b.bodyName + "', pins[" + std::to_string(r) +
+                     "]: a compliant region holds no vertex: move or grow its box"};
+      b.specs.push_back(std::move(spec));
+    }
+    if (!b.specs.empty()) springBodies.push_back(std::move(b));
+  }
+  if (!springBodies.empty()) {
+    Result<AnchorSprings> springs = buildAnchorSprings(m, springBodies);
+    if (!springs) return Error{"scene '" + desc.name + "': " + springs.error().message};
+    built.scene.springs = std::move(springs).value();
   }
   // Density regions: per-tet scale on the body's density, then the lumped masses again.
   bool anyDensityRegion = false;

@@ -19,6 +19,7 @@
 #include "core/scene/compare_spec.h"
 #include "core/model/generators.h"
 #include "core/model/material.h"
+#include "core/sim/anchor_springs.h"
 #include "core/sim/pin_animation.h"
 #include "core/sim/pin_followers.h"
 #include "core/sim/solver_settings.h"
@@ -122,9 +123,16 @@ struct BodyTransform {
 // pinned. With `follow` set, the pins ride on that collider: wherever it is
 // moved (dragged, edited, animated), they keep their place in its frame
 // (core/sim/pin_followers.h).
+//
+// With stiffness > 0 the region is a compliant attachment instead of hard
+// pins: its vertices keep their mass and a zero-length anchor spring of that
+// stiffness (the whole region's, shared by its vertices) pulls each toward its
+// place (or its keyed pose), breaking past breakForce (core/sim/anchor_springs.h).
 struct PinRegion : Region {
   ColliderRef follow;
   PinAnimation animation;  // keyframed motion and release (core/sim/pin_animation.h); none: pinned in place
+  float stiffness = 0.0f;   // [N/m] 0: hard pins; > 0: a compliant attachment (not with `follow`)
+  float breakForce = 0.0f;  // compliant only: breaks once its pull exceeds this [N]; 0: never
   PinRegion() = default;
   PinRegion(Region r, ColliderRef f = {}) : Region(r), follow(f) {}  // NOLINT: a plain region pins in place
   PinRegion(glm::vec3 lo, glm::vec3 hi) : Region{lo, hi} {}
@@ -154,6 +162,7 @@ struct BodySpec {
   Material material;
   std::vector<PinRegion> pins;
   std::vector<DensityRegion> densityRegions;
+  std::vector<AnchorSpringSpec> springs;  // patches hung from world points, breakable (core/sim/anchor_springs.h)
   glm::vec3 initialVelocity{0.0f};  // [m/s]
 };
 

@@ -169,6 +169,10 @@ JsonOut writeBody(const BodySpec& b) {
     if (p.follow.valid())
       r["follow"] = {{"collider", std::string(enumName(colliderListNames(), p.follow.list))}, {"index", p.follow.index}};
     writePinAnimation(p.animation, r);
+    if (p.stiffness > 0.0f) {
+      r["stiffness"] = jsonFloat(p.stiffness);
+      r["break_force"] = jsonFloat(p.breakForce);
+    }
     pins.push_back(r);
   }
   out["pins"] = pins;
@@ -179,6 +183,16 @@ JsonOut writeBody(const BodySpec& b) {
     densities.push_back(r);
   }
   out["density_regions"] = densities;
+  JsonOut springs = JsonOut::array();
+  for (const AnchorSpringSpec& sp : b.springs) {
+    JsonOut r = {{"attach", jsonVec3(sp.attach)},         {"radius", jsonFloat(sp.radius)},
+                 {"anchor", jsonVec3(sp.anchor)},         {"stiffness", jsonFloat(sp.stiffness)},
+                 {"break_force", jsonFloat(sp.breakForce)}, {"break_strain", jsonFloat(sp.breakStrain)}};
+    if (!sp.name.empty()) r["name"] = sp.name;
+    if (sp.restLength >= 0.0f) r["rest_length"] = jsonFloat(sp.restLength);
+    springs.push_back(r);
+  }
+  if (!b.springs.empty()) out["springs"] = springs;
   out["initial_velocity"] = jsonVec3(b.initialVelocity);
   return out;
 }
@@ -336,6 +350,13 @@ void readBody(JsonObject o, size_t index, BodySpec& b) {
     PinRegion pin(r);
     if (auto f = item.object("follow")) readColliderRef(*f, pin.follow);
     readPinAnimation(item, pin.animation);
+    item.read("stiffness", pin.stiffness, {0.0, 1e12, false, false});
+    item.read("break_force", pin.breakForce, NumberRange::nonNegative());
+    if (pin.breakForce > 0.0f && !(pin.stiffness > 0.0f))
+      JsonObject::fail(item.path(), "break_force needs a compliant region: give \"stiffness\" [N/m] too (hard pins "
+                                    "do not break)");
+    if (pin.follow.valid() && pin.stiffness > 0.0f)
+      JsonObject::fail(item.path(), "a pin region that follows a collider is hard: remove \"stiffness\" or \"follow\"");
     if (pin.follow.valid() && pin.animation.active())
       JsonObject::fail(item.path(), "a pin region follows a collider or its own keys, not both: remove \"follow\" or "
                                     "the keys and release_at");
@@ -347,6 +368,25 @@ void readBody(JsonObject o, size_t index, BodySpec& b) {
     item.read("density", d.density, NumberRange::positive());
     b.densityRegions.push_back(d);
   });
+  if (const json* a = o.array("springs")) {
+    for (size_t i = 0; i < a->size(); ++i) {
+      JsonObject item((*a)[i], o.childPath("springs") + "/" + std::to_string(i));
+      AnchorSpringSpec sp;
+      item.read("name", sp.name);
+      if (!item.has("attach") || !item.has("anchor"))
+        JsonObject::fail(item.path(), "a spring needs \"attach\" (a point on the body [m]) and \"anchor\" (the "
+                                      "world point it hangs from [m])");
+      item.read("attach", sp.attach);
+      item.read("anchor", sp.anchor);
+      item.read("radius", sp.radius, NumberRange::closed(0.0, 1e6));
+      item.read("stiffness", sp.stiffness, {0.0, 1e12, true, false});
+      item.read("rest_length", sp.restLength, NumberRange::closed(0.0, 1e6));
+      item.read("break_force", sp.breakForce, NumberRange::nonNegative());
+      item.read("break_strain", sp.breakStrain, NumberRange::nonNegative());
+      item.finish();
+      b.springs.push_back(sp);
+    }
+  }
   o.read("initial_velocity", b.initialVelocity);
   o.finish();
 }

@@ -8,7 +8,9 @@
 //                   "tets": { "target_tets": 3000, ... },        (or "box" / "sphere" / "torus": {...})
 //                   "transform": { "translate": [0, 0, 0], "rotate_deg": [0, 0, 0], "scale": 1, "lift_to": 0.3 },
 //                   "material": { "youngs_modulus": 1e5, "poisson_ratio": 0.3, "density": 1000, "damping": 0 },
-//                   "pins": [ { "min": [..], "max": [..] } ], "initial_velocity": [0, 0, 0] } ],
+//                   "pins": [ { "min": [..], "max": [..] } ], "initial_velocity": [0, 0, 0],
+//                   "springs": [ { "attach": [..], "radius": 0.05, "anchor": [..], "stiffness": 2000,
+//                                  "rest_length": 0.5, "break_force": 300, "break_strain": 0 } ] } ],
 //     "pinned_vertices": [], "unpinned_vertices": [],
 //     "solver": "vbd", "step": {...}, "pbd": {...}, ..., "colliders": {...}   (settings_json.h)
 //     "camera": { "target": [..], "distance": 2, "yaw_deg": 30, "pitch_deg": 20 },

@@ -1,6 +1,7 @@
 #include "core/session/sim_session.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 
 #include "core/cpu/xpbd_solver.h"
@@ -216,6 +217,7 @@ void SimSession::stepActive(Simulator& sim, const SolverSettings& s) {
     markBlownUp(std::string(where) + " step failed: " + st.error().message);
     return;
   }
+  syncSprings(sim);
   // The CPU reference measured everything inside the step (energy and max
   // violation included); a device measures no hard-constraint violation.
   diagFresh_ = sim.stateOnHost();
@@ -353,7 +355,7 @@ void SimSession::reset() {
     if (state_.x[i].w == 0.0f) pinned.push_back(i);
   // Keyed pins let go by their schedule hold again (the schedule is part of the run, not an edit).
   for (size_t k = 0; k < animatedPins().size(); ++k)
-    if (pinAnimator_.released(k))
+    if (pinAnimator_.released(k) && animatedPins()[k].spring < 0)  // a compliant region's vertices stay free
       pinned.insert(pinned.end(), animatedPins()[k].vertices.begin(), animatedPins()[k].vertices.end());
   const Attachment mouse = state_.mouse;
   state_ = makeInitialState(built());
@@ -538,6 +540,56 @@ void SimSession::togglePin(uint32_t vertex) {
   if (backend_ == Backend::OpenCl) (void)pushToDevice();
 }
 
+void SimSession::syncSprings(const Simulator& sim) {
+  if (state_.springs.empty()) return;
+  if (!diag_.springsBroken) {
+    state_.springs.frames = sim.springs().frames;
+    return;
+  }
+  const AnchorSprings before = state_.springs;
+  state_.springs = sim.springs();
+  for (size_t s = 0; s < state_.springs.springs.size() && s < before.springs.size(); ++s) {
+    const AnchorSpring& sp = state_.springs.springs[s];
+    if (!sp.broken || before.springs[s].broken) continue;
+    char text[256];
+    std::snprintf(text, sizeof text, "spring '%s' broke at t = %.3f s (frame %lld): past its %s", sp.name.c_str(),
+                  sp.brokenTime, static_cast<long long>(sp.brokenFrame) + 1,
+                  sp.breakForce > 0.0f ? "breaking force" : "breaking strain");
+    notice(text);
+  }
+}
+
+void SimSession::editSpring(uint32_t s, const AnchorSpringEdit& edit) {
+  if (s >= state_.springs.springs.size()) return;
+  if (backend_ == Backend::OpenCl) (void)pullFromDevice();
+  AnchorSprings& sp = state_.springs;
+  AnchorSpring& spring = sp.springs[s];
+  spring.stiffness = std::max(edit.stiffness, 1e-6f);
+  spring.breakForce = std::max(edit.breakForce, 0.0f);
+  spring.breakStrain = spring.restLength > 0.0f ? std::max(edit.breakStrain, 0.0f) : 0.0f;
+  if (edit.breakNow && !spring.broken) {
+    spring.broken = true;
+    spring.brokenFrame = sp.frames;
+    spring.brokenTime = state_.time;
+  }
+  for (uint32_t j = spring.first; j < spring.first + spring.count; ++j)
+    sp.stiffness[j] = spring.broken ? 0.0f : spring.stiffness / float(spring.count);
+  ++sp.revision;
+  // A reset keeps the edit (the scene's springs are what a reset starts from), not the break.
+  AnchorSprings& initial = shared_->built.scene.springs;
+  if (s < initial.springs.size()) {
+    AnchorSpring& first = initial.springs[s];
+    first.stiffness = spring.stiffness;
+    first.breakForce = spring.breakForce;
+    first.breakStrain = spring.breakStrain;
+    for (uint32_t j = first.first; j < first.first + first.count; ++j)
+      initial.stiffness[j] = first.stiffness / float(first.count);
+  }
+  markExternalWork();
+  pushToCpu();
+  if (backend_ == Backend::OpenCl) (void)pushToDevice();
+}
+
 void SimSession::beginDrag(const std::vector<uint32_t>& vertices, const std::vector<float>& weights,
                            glm::vec3 target) {
   state_.mouse.vertices = vertices;
@@ -579,6 +631,17 @@ SceneDesc SimSession::describe() const {
   for (const AnimatedPins& a : animatedPins())
     if (a.body < d.bodies.size() && a.region < d.bodies[a.body].pins.size())
       d.bodies[a.body].pins[a.region].animation = a.animation;
+  // Springs as edited in the panel (built in body order, each body's in file order).
+  std::vector<size_t> nextOfBody(d.bodies.size(), 0);
+  for (const AnchorSpring& sp : state_.springs.springs) {
+    if (sp.body >= d.bodies.size()) continue;
+    const size_t k = nextOfBody[sp.body]++;
+    if (k >= d.bodies[sp.body].springs.size()) continue;
+    AnchorSpringSpec& spec = d.bodies[sp.body].springs[k];
+    spec.stiffness = sp.stiffness;
+    spec.breakForce = sp.breakForce;
+    spec.breakStrain = sp.breakStrain;
+  }
   // Pins: the difference between the current pinned set and the regions' pins.
   std::vector<uint8_t> region(model().vertexCount(), 0);
   for (uint32_t v : built().regionPins) region[v] = 1;

@@ -142,6 +142,14 @@ class SimSession {
   // Keyed pin regions (shared by compare lanes): edits apply from the next frame.
   std::vector<AnimatedPins>& animatedPins() { return shared_->built.scene.animatedPins; }
   const std::vector<AnimatedPins>& animatedPins() const { return shared_->built.scene.animatedPins; }
+  // Anchor springs as stepped (which broke, State::springs; core/sim/anchor_springs.h).
+  const AnchorSprings& springs() const { return state_.springs; }
+  // A spring's stiffness and limits, live; breakNow breaks it at once. A reset makes it whole again.
+  struct AnchorSpringEdit {
+    float stiffness = 0.0f, breakForce = 0.0f, breakStrain = 0.0f;
+    bool breakNow = false;
+  };
+  void editSpring(uint32_t spring, const AnchorSpringEdit& edit);
   // Mouse drag (State::mouse): weights over model vertices, target [m].
   void beginDrag(const std::vector<uint32_t>& vertices, const std::vector<float>& weights, glm::vec3 target);
   void moveDrag(glm::vec3 target);
@@ -239,6 +247,8 @@ class SimSession {
   // solver data re-initialised): after every edit, as the CPU solver's reset was.
   void pushToCpu();
   void applyMouseSettings();
+  // The simulator's springs into the host state after a step (a notice for each that broke).
+  void syncSprings(const Simulator& sim);
   // A notice when XPBD becomes active and its plan raises the substeps.
   void noticeXpbdSubsteps();
   void notice(std::string text);

@@ -43,6 +43,7 @@ struct StepDiagnostics {
   std::string warning;                 // human-readable, set when the step ran outside a solver's safe range
   uint32_t bodyContacts = 0;           // body-body contacts found in the last substep
   uint32_t bodyContactOverflow = 0;    // of those, items dropped from full per-vertex lists (last substep)
+  uint32_t springsBroken = 0;          // anchor springs that broke at the end of this frame (anchor_springs.h)
   double stepMs = 0.0;
   int dampingIterations = 0;          // CG iterations of the Rayleigh pass (0: no body damped)
   float dampingResidual = 0.0f;       // its relative preconditioned residual at exit

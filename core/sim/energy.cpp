@@ -151,6 +151,12 @@ void addElasticEnergy(const SimModel& model, const SolverSettings& settings, con
       }
     }
   }
+  // Anchor springs: sum k_j/2 (l_j - L)^2 over the live sub-springs (anchor_springs.h).
+  if (!state.springs.empty()) {
+    std::vector<glm::vec4> subX;
+    gatherSpringPositions(state.springs, state.x, subX);
+    elastic += anchorSpringEnergy(state.springs, subX);
+  }
   out.elastic = elastic;
 }
 

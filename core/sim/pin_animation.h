@@ -53,6 +53,9 @@ struct AnimatedPins {
   std::vector<glm::vec3> rest;       // their rest positions [m]
   glm::vec3 pivot{0.0f};             // the animation's pivot, or the region's centre
   PinAnimation animation;
+  // A compliant region (PinRegion::stiffness): its anchor spring (State::springs
+  // index), whose anchors follow the keys; the vertices keep their mass. -1: hard pins.
+  int32_t spring = -1;
 };
 
 // World positions of the pins at time t.

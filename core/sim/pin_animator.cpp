@@ -22,12 +22,19 @@ void PinAnimator::apply(std::span<const PinChange> changes, std::span<const Anim
   offsets_.resize(pins.size());
   for (const PinChange& c : changes) {
     const AnimatedPins& a = pins[c.region];
-    if (!c.hold) {
+    const bool compliant = a.spring >= 0 && size_t(a.spring) < state.springs.springs.size();
+    if (compliant) {
+      // A compliant region goes slack (its vertices always had their mass) or holds again.
+      state.springs.springs[size_t(a.spring)].slack = !c.hold;
+      refreshSpringStiffness(state.springs, uint32_t(a.spring));
+      if (!c.hold) continue;
+    } else if (!c.hold) {
       // Let go where they are, with the keyed motion's velocity.
       unpinVertices(model, state, a.vertices);
       continue;
+    } else {
+      pinVertices(state, a.vertices);
     }
-    pinVertices(state, a.vertices);
     std::vector<glm::vec3>& offset = offsets_[c.region];
     animatedTargets(a, time, targets_);
     offset.resize(a.vertices.size());
@@ -58,6 +65,13 @@ Status PinAnimator::move(std::span<const AnimatedPins> pins, double time, State&
     animatedTargets(a, time, targets_);
     if (k < offsets_.size() && offsets_[k].size() == targets_.size())
       for (size_t i = 0; i < targets_.size(); ++i) targets_[i] += offsets_[k][i];
+    if (a.spring >= 0) {
+      // A compliant region: its spring's anchors to the pose (the vertices follow through the spring).
+      if (size_t(a.spring) >= state.springs.springs.size()) continue;
+      moveSpringAnchors(state.springs, uint32_t(a.spring), targets_);
+      if (Status s = sim.moveSpringAnchors(uint32_t(a.spring), targets_); !s) return s;
+      continue;
+    }
     if (Status s = movePinsTo(a.vertices, targets_, state, sim, ids_, positions_); !s) return s;
   }
   return Ok{};

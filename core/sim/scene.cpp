@@ -7,6 +7,7 @@ namespace tetlab {
 State makeSceneState(const Scene& scene) {
   State state = makeState(scene.model);
   pinVertices(state, scene.pinned);
+  state.springs = scene.springs;
   return state;
 }
 

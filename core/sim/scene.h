@@ -20,9 +20,10 @@ struct Scene {
   std::vector<uint32_t> pinned;   // vertices to pin (w = 0) in a new state
   std::vector<PinFollower> followers;  // pinned vertices that ride on a collider (a subset of pinned)
   std::vector<AnimatedPins> animatedPins;  // pinned vertices that follow keys or are let go (a subset of pinned)
+  AnchorSprings springs;          // the bodies' anchor springs, all whole (a new state's State::springs)
 };
 
-// makeState(scene.model) with scene.pinned pinned.
+// makeState(scene.model) with scene.pinned pinned and the scene's springs whole.
 State makeSceneState(const Scene& scene);
 
 }  // namespace tetlab

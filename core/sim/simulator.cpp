@@ -15,6 +15,15 @@ Status CpuSimulator::step(const SolverSettings& settings, StepDiagnostics& out) 
   if (settings.solver != solver_->kind())
     if (Status s = setSolver(settings.solver); !s) return s;
   stepSimulation(*model_, settings, *solver_, state_, out);
+  // The end-of-frame break check (anchor_springs.h); the energy just reported already holds the spring's
+  // last stretch, as the frame ended with it whole.
+  if (!state_.springs.empty() && out.finite) {
+    gatherSpringPositions(state_.springs, state_.x, springX_);
+    const double before = anchorSpringEnergy(state_.springs, springX_);
+    out.springsBroken = breakOverloadedSprings(state_.springs, springX_, state_.time);
+    // A spring that broke stores nothing from here on (as the device's energy, read after the check, says).
+    if (out.springsBroken) out.energy.elastic += anchorSpringEnergy(state_.springs, springX_) - before;
+  }
   last_ = out;
   for (Stage stage : kAllStages) pendingTimes_[stage] += out.stages[stage];
   badRead_ = false;
@@ -54,6 +63,7 @@ Status CpuSimulator::writeState(const State& state) {
   state_.v = state.v;
   state_.xInertial.resize(state.x.size());
   state_.mouse = state.mouse;
+  state_.springs = state.springs;
   state_.spheres = state.spheres;
   state_.time = state.time;
   solver_->reset(*model_, state_);

@@ -73,6 +73,12 @@ class Simulator {
   virtual Status setSpheres(const SphereTargets& spheres) = 0;
   // The mouse attachment (its stiffness and force cap too); applies from the next substep.
   virtual void setAttachment(const Attachment& mouse) = 0;
+  // The anchor springs as stepped: which broke, in which frame (writeState
+  // sets them; step() breaks them at the end of a frame, anchor_springs.h).
+  virtual const AnchorSprings& springs() const = 0;
+  // Moves spring s's anchors (one per patch vertex): a compliant keyed pin region
+  // following its keys (core/sim/pin_animator.h); applies from the next step.
+  virtual Status moveSpringAnchors(uint32_t spring, std::span<const glm::vec3> anchors) = 0;
   // The model's lumped masses changed (a density edit): re-send them where a copy is kept.
   virtual Status massesChanged() { return Ok{}; }
 
@@ -141,6 +147,12 @@ class CpuSimulator final : public Simulator {
     return Ok{};
   }
   void setAttachment(const Attachment& mouse) override { state_.mouse = mouse; }
+  const AnchorSprings& springs() const override { return state_.springs; }
+  Status moveSpringAnchors(uint32_t spring, std::span<const glm::vec3> anchors) override {
+    if (spring >= state_.springs.springs.size()) return Error{"no anchor spring " + std::to_string(spring)};
+    tetlab::moveSpringAnchors(state_.springs, spring, anchors);
+    return Ok{};
+  }
 
   Status readDiagnostics(StepDiagnostics&) override { return Ok{}; }
   Result<int64_t> readBadVertex() override;
@@ -163,6 +175,7 @@ class CpuSimulator final : public Simulator {
   std::unique_ptr<Solver> solver_;
   StepDiagnostics last_;  // what the last step reported (for the read calls)
   StageTimes pendingTimes_;
+  std::vector<glm::vec4> springX_;  // the break check's gathered positions (anchor_springs.h)
   bool badRead_ = true;   // the last step's bad vertex was read
 };
 

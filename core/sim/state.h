@@ -9,6 +9,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "core/sim/anchor_springs.h"
 #include "core/sim/body_contacts.h"
 #include "core/sim/rayleigh_damping.h"
 
@@ -44,6 +45,9 @@ struct State {
   std::vector<float> lambda;         // Lagrange multipliers (XPBD) / dual variables (AVBD)
   std::vector<float> penalty;        // AVBD penalty parameters k
   Attachment mouse;
+  // Anchor springs and which have broken (core/sim/anchor_springs.h); a fresh
+  // state (a reset) has them all whole.
+  AnchorSprings springs;
   SphereTargets spheres;
   // Body-body contacts of the current substep (found after the predict, see
   // core/sim/body_contact_detection.h); empty when the toggle is off.

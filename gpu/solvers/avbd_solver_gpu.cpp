@@ -119,8 +119,9 @@ class AvbdSolverGpu final : public GpuSolver {
   cl_int enqueueGroup(const ClContext& ctx, const SolverSettings& settings, const clm::AvbdStepParams& k,
                       DeviceState& s, const clm::VbdMouse& mouse, uint32_t substeps, const FusedStep* integrate,
                       Profiler& profiler);
-  bool oneGroup(const SolverSettings& settings) const {
-    if (tethersOn(settings)) return false;  // the one-group kernel has no tether pass
+  bool oneGroup(const SolverSettings& settings, const DeviceState& s) const {
+    // The one-group kernel has no tether pass and no anchor springs: they run per colour.
+    if (tethersOn(settings) || s.springs.any()) return false;
     return vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, fit_.largestColor, fit_.groupSize});
   }
   bool tethersOn(const SolverSettings& settings) const { return settings.step.constraints.tethers && tethers_.any(); }
@@ -241,7 +242,8 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
   if (!inputs_.refresh(ctx, *model_, settings.colliders, springChoice(settings.step.constraints))) return CL_OUT_OF_RESOURCES;
   const clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
   bodyContactSlots_ = s.bodyContacts.slotCount;
-  const clm::AvbdStepParams k = constants(settings, h, mouse);
+  clm::AvbdStepParams k = constants(settings, h, mouse);
+  if (s.springs.any()) k.terms |= VBD_TERM_ANCHOR_SPRINGS;
   const uint32_t n = s.vertexCount;
 
   cl_int e = enqueueBegin(ctx, k, s, mouse, profiler);
@@ -251,7 +253,7 @@ cl_int AvbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings&
     e = setKernelArgs(init, n, k, uint32_t(settings.avbd.primal.initialGuess), s.x, s.v, vLast_);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, program_.localSize(), profiler.record(stageInit_));
   }
-  const bool group = oneGroup(settings);
+  const bool group = oneGroup(settings, s);
   oneGroupRan_ = group;
   integratedRan_ = false;
   if (group) return e == CL_SUCCESS ? enqueueGroup(ctx, settings, k, s, mouse, 1u, nullptr, profiler) : e;
@@ -314,7 +316,7 @@ uint32_t AvbdSolverGpu::continueDrag() {
 }
 
 bool AvbdSolverGpu::fusesStep(const SolverSettings& settings, const DeviceState& s) const {
-  return model_ != nullptr && s.vertexCount > 0 && oneGroup(settings);
+  return model_ != nullptr && s.vertexCount > 0 && oneGroup(settings, s);
 }
 
 cl_int AvbdSolverGpu::enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
@@ -364,7 +366,8 @@ cl_int AvbdSolverGpu::enqueueColor(const ClContext& ctx, clm::AvbdStepParams k, 
   cl::Kernel& solve = program_.kernel(kSolve);
   e = setKernelArgs(solve, k, mouse, inputs_.topology, inputs_.restData, s.x, s.xPrev, s.xInertial, s.v, s.tets,
                     s.DmInv, s.edges, inputs_.bodies, s.lambda, s.penalty, c0_, vertexRows_,
-                    inputs_.mouseOffset, snapshot_, s.bodyContacts.arrays, residual_.residual);
+                    inputs_.mouseOffset, snapshot_, s.bodyContacts.arrays, residual_.residual, s.springs.topology,
+                    s.springs.anchor, s.springs.stiffness);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, solve, count, program_.localSize(), profiler.record(stageColor_[c]));
   return e;
 }

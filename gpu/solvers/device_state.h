@@ -30,6 +30,7 @@
 #include "gpu/cl/cl_buffer.h"
 #include "gpu/cl/cl_context.h"
 #include "gpu/solvers/device_body_contacts.h"
+#include "gpu/solvers/device_springs.h"
 
 namespace tetlab {
 
@@ -76,6 +77,9 @@ struct DeviceState {
   bool spheresActive = false;
   float sphereStiffness = 1.0f;  // per 1/60 s
 
+  // --- anchor springs (State::springs; gpu/solvers/device_springs.h) ---
+  DeviceSprings springs;
+
   // --- body-body contacts of the current substep (gpu/solvers/device_body_contacts.h) ---
   DeviceBodyContacts bodyContacts;
 
@@ -92,7 +96,7 @@ struct DeviceState {
 // Uploads the model and the state (blocking). Errors name the buffer.
 Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& model, const State& state);
 
-// Re-uploads x, xPrev, v, xInertial, lambda, penalty and the spheres (sizes must match: lambda
+// Re-uploads x, xPrev, v, xInertial, lambda, penalty, the anchor springs and the spheres (sizes must match: lambda
 // and penalty may be resized, which reallocates them).
 Status uploadState(const ClContext& ctx, const SimModel& model, DeviceState& device, const State& state);
 

@@ -17,7 +17,7 @@ constexpr uint32_t kAllFinite = 0xffffffffu;  // STEP_ALL_FINITE in step_common.
 Result<GpuStepper> GpuStepper::create(const ClContext& ctx, const KernelSourceOptions& source) {
   auto program = KernelProgram::create(ctx, source, "cl/step_common.cl",
                                        {"step_predict", "step_velocity", "step_rollback", "step_wind",
-                                        "step_wind_apply", "step_spheres", "step_fields"});
+                                        "step_wind_apply", "step_spheres", "step_fields", "step_gather_springs"});
   if (!program) return program.error();
   const uint32_t init[2] = {kAllFinite, kAllFinite};
   auto status = DeviceBuffer<uint32_t>::fromHost(ctx.context, ctx.queue, init, CL_MEM_READ_WRITE, "step status");
@@ -159,6 +159,17 @@ Result<int64_t> GpuStepper::readBadVertex(const ClContext& ctx) {
   if (cl_int e = status_.fill(ctx.queue, kAllFinite, 1, 1); e != CL_SUCCESS)
     return clError("clearing the step status", e);
   return sticky == kAllFinite ? int64_t(-1) : int64_t(sticky);
+}
+
+Status GpuStepper::readSpringPositions(const ClContext& ctx, DeviceState& state, std::vector<glm::vec4>& out) {
+  DeviceSprings& sp = state.springs;
+  out.resize(sp.count);
+  if (sp.count == 0) return Ok{};
+  cl::Kernel& k = program_.kernel(kGatherSprings);
+  cl_int e = setKernelArgs(k, sp.count, sp.vertex, state.x, sp.gathered);
+  if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, sp.count, 0);
+  if (e == CL_SUCCESS) e = sp.gathered.download(ctx.queue, std::span<glm::vec4>(out));
+  return clCheck(e, "reading back the anchor springs' vertices");
 }
 
 Result<BodyContactDetectionStats> GpuStepper::readBodyContactStats(const ClContext& ctx, const DeviceState& state) {

@@ -46,6 +46,10 @@ class GpuStepper {
   // previous read, after which the table is grown.
   Result<BodyContactDetectionStats> readBodyContactStats(const ClContext& ctx, const DeviceState& state);
 
+  // x of every anchor sub-spring's vertex (out[j] = x[vertex[j]]; blocking, a
+  // few float4): the end-of-frame break check's read (core/sim/anchor_springs.h).
+  Status readSpringPositions(const ClContext& ctx, DeviceState& state, std::vector<glm::vec4>& out);
+
   // The last frame's damping pass: CG iterations and residual (blocking, a few floats).
   Result<RayleighDampingReport> readDampingReport(const ClContext& ctx) const { return damping_.readReport(ctx); }
 
@@ -53,7 +57,7 @@ class GpuStepper {
   double time() const { return time_; }  // simulated time of enqueued steps [s]
 
  private:
-  enum Kernel : size_t { kPredict, kVelocity, kRollback, kWind, kWindApply, kSpheres, kFields };
+  enum Kernel : size_t { kPredict, kVelocity, kRollback, kWind, kWindApply, kSpheres, kFields, kGatherSprings };
   // The force fields' records on the device, re-uploaded when the settings change them.
   Status uploadFields(const ClContext& ctx, const ForceFields& fields);
   GpuStepper(KernelProgram program, DeviceBuffer<uint32_t> status, BodyContactDetectorGpu contacts,

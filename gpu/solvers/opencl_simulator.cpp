@@ -33,6 +33,7 @@ Result<std::unique_ptr<OpenClSimulator>> OpenClSimulator::create(const SimModel&
   std::unique_ptr<OpenClSimulator> sim(
       new OpenClSimulator(model, ctx, std::move(*device), std::move(*stepper), kernels));
   sim->mouse_ = state.mouse;
+  sim->springs_ = state.springs;
   sim->timeOffset_ = state.time - sim->stepper_.time();
   if (Status s = sim->setSolver(kind); !s) return s.error();
   return sim;
@@ -55,6 +56,7 @@ Status OpenClSimulator::step(const SolverSettings& settings, StepDiagnostics& ou
   // Counted on the host as the step enqueues: no sync.
   const uint32_t before = profiler_.launches();
   Status st = step(settings);
+  out.springsBroken = springsBroken_;
   out.launches = profiler_.launches() - before;
   out.schedule = solvers_[size_t(active_)] ? solvers_[size_t(active_)]->schedule() : "";
   return st;
@@ -64,7 +66,16 @@ Status OpenClSimulator::step(const SolverSettings& settings) {
   if (settings.solver != active_ || !solvers_[size_t(active_)]) {
     if (Status s = setSolver(settings.solver); !s) return s;
   }
-  return stepper_.enqueueStep(ctx_, *model_, settings, *solvers_[size_t(active_)], device_, profiler_);
+  springsBroken_ = 0;
+  Status st = stepper_.enqueueStep(ctx_, *model_, settings, *solvers_[size_t(active_)], device_, profiler_);
+  // The end-of-frame break check (anchor_springs.h), the one read-back a
+  // scene with springs costs per frame: its springs' vertices only.
+  if (st && !springs_.empty()) {
+    st = stepper_.readSpringPositions(ctx_, device_, springX_);
+    if (st) springsBroken_ = breakOverloadedSprings(springs_, springX_, time());
+    if (st && springsBroken_) st = updateSpringStiffness(ctx_, springs_, device_.springs);
+  }
+  return st;
 }
 
 void OpenClSimulator::setAttachment(const Attachment& mouse) {
@@ -75,11 +86,22 @@ void OpenClSimulator::setAttachment(const Attachment& mouse) {
 Status OpenClSimulator::uploadState(const State& state) {
   if (Status s = tetlab::uploadState(ctx_, *model_, device_, state); !s) return s;
   setAttachment(state.mouse);
+  springs_ = state.springs;
+  springX_.clear();
   timeOffset_ = state.time - stepper_.time();
   // Multipliers belong to the solver's constraint layout, which the host
   // state need not share: let the active solver re-initialise them.
   if (solvers_[size_t(active_)]) return solvers_[size_t(active_)]->reset(ctx_, *model_, device_);
   return Ok{};
+}
+
+Status OpenClSimulator::moveSpringAnchors(uint32_t spring, std::span<const glm::vec3> anchors) {
+  if (spring >= springs_.springs.size()) return Error{"no anchor spring " + std::to_string(spring)};
+  tetlab::moveSpringAnchors(springs_, spring, anchors);
+  const AnchorSpring& s = springs_.springs[spring];
+  if (device_.springs.count != springs_.subCount() || s.count == 0) return Ok{};
+  const std::span<const glm::vec4> range(springs_.anchor.data() + s.first, s.count);
+  return clCheck(device_.springs.anchor.upload(ctx_.queue, range, s.first), "moving the anchor springs' anchors");
 }
 
 Status OpenClSimulator::moveKinematic(std::span<const uint32_t> vertices, std::span<const glm::vec3> positions) {
@@ -160,7 +182,16 @@ Status OpenClSimulator::enableDeviceEnergy() {
 Result<EnergyReport> OpenClSimulator::readEnergy(const SolverSettings& settings) {
   if (!energy_) return Error{"the device energy kernels are not built"};
   Result<EnergyReport> energy = energy_->compute(ctx_, device_, *model_, settings);
-  if (!energy) energy_.reset();
+  if (!energy) {
+    energy_.reset();
+    return energy;
+  }
+  // The anchor springs' share from the positions the break check read (anchor_springs.h).
+  if (!springs_.empty()) {
+    if (springX_.size() != springs_.subCount())
+      if (Status s = stepper_.readSpringPositions(ctx_, device_, springX_); !s) return s.error();
+    energy->elastic += anchorSpringEnergy(springs_, springX_);
+  }
   return energy;
 }
 

@@ -72,6 +72,10 @@ class OpenClSimulator final : public Simulator {
   Status setSpheres(const SphereTargets& spheres) override { return uploadSpheres(ctx_, device_, spheres); }
   // The mouse attachment and pins live on the host; push them when they change.
   void setAttachment(const Attachment& mouse) override;
+  // The host copy of the anchor springs; step() reads their vertices back
+  // (a few float4, blocking) to check them for breaks at each frame's end.
+  const AnchorSprings& springs() const override { return springs_; }
+  Status moveSpringAnchors(uint32_t spring, std::span<const glm::vec3> anchors) override;
   Status massesChanged() override { return uploadMasses(); }
   // Replaces x, xPrev, v (and so pins through x.w), the attachment and the time with the host state's.
   Status uploadState(const State& state);
@@ -141,6 +145,9 @@ class OpenClSimulator final : public Simulator {
   std::array<std::unique_ptr<GpuSolver>, 4> solvers_;  // indexed by SolverKind
   SolverKind active_ = SolverKind::Xpbd;
   Attachment mouse_;
+  AnchorSprings springs_;
+  std::vector<glm::vec4> springX_;  // the last gathered positions of the springs' vertices (energy, breaks)
+  uint32_t springsBroken_ = 0;      // springs the last step broke
   BodyContactDetectionStats bodyContactStats_;
   StepStats lastTimings_;
   std::unique_ptr<DeviceEnergy> energy_;

@@ -203,13 +203,15 @@ void PositionBasedGpu::registerStages(Profiler& profiler, const DeviceState& s) 
   stageMembranes_ = profiler.addStage(Stage::Solve, "solve membranes");
   stageTethers_ = profiler.addStage(Stage::Solve, "tethers");
   stageAttachment_ = profiler.addStage(Stage::Solve, "attachment");
+  stageSprings_ = profiler.addStage(Stage::Solve, "anchor springs");
   stageBodyContacts_ = profiler.addStage(Stage::Solve, "body contact solve");  // "body contacts" is the detection
   stageContacts_ = profiler.addStage(Stage::Collisions);
   stageGroup_ = profiler.addStage(Stage::Solve, "pb.group");
   registeredWith_ = &profiler;
 }
 
-bool PositionBasedGpu::oneGroup(const SolverSettings& settings, bool substepOnly) const {
+bool PositionBasedGpu::oneGroup(const SolverSettings& settings, const DeviceState& s, bool substepOnly) const {
+  if (s.springs.any()) return false;  // step_group has no anchor-spring pass: springs run per launch
   // The colours that will be projected: edge colours (fewer, larger) only when edge constraints run.
   const ProjectionFamilies f = projectionFamilies(mode_, settings.step.constraints, *model_);
   if (f.hinges || f.membranes) return false;  // step_group has no hinge or membrane pass: cloth runs per colour
@@ -228,7 +230,7 @@ bool PositionBasedGpu::runsBodyContacts(const SolverSettings& settings, const De
 }
 
 bool PositionBasedGpu::fusesStep(const SolverSettings& settings, const DeviceState& s) const {
-  return model_ != nullptr && s.vertexCount > 0 && oneGroup(settings, false);
+  return model_ != nullptr && s.vertexCount > 0 && oneGroup(settings, s, false);
 }
 
 cl_int PositionBasedGpu::enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
@@ -287,7 +289,7 @@ cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettin
   params_ = makePbParams(*model_, settings, mode_, h);
   families_ = projectionFamilies(mode_, settings.step.constraints, *model_);
   if (!uploadIfChanged(ctx, settings)) return CL_OUT_OF_RESOURCES;
-  if (oneGroup(settings, true)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
+  if (oneGroup(settings, s, true)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
   oneGroupRan_ = false;
 
   // XPBD Alg. 1 line 4-5 / PBD Alg. 1 line 5: start from the inertial prediction.
@@ -296,6 +298,7 @@ cl_int PositionBasedGpu::enqueueSubstep(const ClContext& ctx, const SolverSettin
   if (e != CL_SUCCESS) return e;
   if (mode_ == ProjectionMode::Xpbd) {
     if ((e = s.lambda.fill(ctx.queue, 0.0f)) != CL_SUCCESS) return e;  // XPBD: lambda = 0 every substep
+    if (s.springs.any() && (e = s.springs.lambda.fill(ctx.queue, 0.0f)) != CL_SUCCESS) return e;
   }
   for (int it = 0; it < std::max(1, settings.step.iterations); ++it)
     if ((e = enqueueIteration(ctx, settings, uint32_t(it), s, profiler)) != CL_SUCCESS) return e;
@@ -387,6 +390,13 @@ cl_int PositionBasedGpu::enqueueIteration(const ClContext& ctx, const SolverSett
     cl::Kernel& k = program_.kernel(kAttachment);
     e = setKernelArgs(k, s.x, s.lambda, p, mouse);
     if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, 1, 0, profiler.record(stageAttachment_));
+    if (e != CL_SUCCESS) return e;
+  }
+  if (s.springs.any()) {
+    cl::Kernel& k = program_.kernel(kAnchorSprings);
+    e = setKernelArgs(k, s.vertexCount, s.x, p, s.springs.topology, s.springs.anchor, s.springs.stiffness,
+                      s.springs.lambda);
+    if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, s.vertexCount, local, profiler.record(stageSprings_));
     if (e != CL_SUCCESS) return e;
   }
   if (runsBodyContacts(settings, s))

@@ -46,6 +46,7 @@ namespace tetlab {
   X(kMembranes, "solve_membranes", 1)              \
   X(kTethers, "tethers", 1)                        \
   X(kAttachment, "attachment", 1)                  \
+  X(kAnchorSprings, "anchor_springs", 1)           \
   X(kContacts, "contacts", 1)                      \
   X(kBodyContactRows, "body_contact_rows", 1)      \
   X(kBodyContactShares, "body_contact_shares", 1)  \
@@ -88,7 +89,7 @@ class PositionBasedGpu final : public GpuSolver {
   cl_int enqueueIteration(const ClContext& ctx, const SolverSettings& settings, uint32_t iteration, DeviceState& s,
                           Profiler& profiler);
   cl_int enqueueBodyContacts(const ClContext& ctx, DeviceState& s, Profiler& profiler);
-  bool oneGroup(const SolverSettings& settings, bool substepOnly) const;
+  bool oneGroup(const SolverSettings& settings, const DeviceState& s, bool substepOnly) const;
   bool runsBodyContacts(const SolverSettings& settings, const DeviceState& s) const;
   Status packGroupInputs(const ClContext& ctx, const SimModel& model);
   cl_int enqueueGroup(const ClContext& ctx, const SolverSettings& settings, float h, uint32_t substeps,
@@ -133,7 +134,7 @@ class PositionBasedGpu final : public GpuSolver {
   DeviceBuffer<glm::vec4> groupScratch_;
 
   // Profiler stages, registered in reset().
-  StageId stageInit_ = 0, stageEdges_ = 0, stageTethers_ = 0, stageAttachment_ = 0, stageContacts_ = 0,
+  StageId stageInit_ = 0, stageEdges_ = 0, stageTethers_ = 0, stageAttachment_ = 0, stageSprings_ = 0, stageContacts_ = 0,
           stageJacobi_ = 0, stageHinges_ = 0, stageMembranes_ = 0, stageBodyContacts_ = 0, stageGroup_ = 0;
   std::vector<StageId> stageTetColor_, stageEdgeColor_;
   Profiler* registeredWith_ = nullptr;

@@ -74,7 +74,7 @@ class VbdSolverGpu final : public GpuSolver {
 
  private:
   void registerStages(Profiler& profiler, const DeviceState& s);
-  bool oneGroup(const SolverSettings& settings) const;
+  bool oneGroup(const SolverSettings& settings, const DeviceState& s) const;
   bool tethersOn(const SolverSettings& settings) const { return settings.step.constraints.tethers && tethers_.any(); }
   uint32_t terms(const SolverSettings& settings, const clm::VbdMouse& mouse) const;
   clm::VbdStepParams stepParams(const SolverSettings& settings, float h, uint32_t terms, uint32_t contactSlots) const;
@@ -147,9 +147,9 @@ void VbdSolverGpu::registerStages(Profiler& profiler, const DeviceState& s) {
   registeredWith_ = &profiler;
 }
 
-bool VbdSolverGpu::oneGroup(const SolverSettings& settings) const {
-  // The one-group kernel has no tether pass: tethers run per colour.
-  if (tethersOn(settings)) return false;
+bool VbdSolverGpu::oneGroup(const SolverSettings& settings, const DeviceState& s) const {
+  // The one-group kernel has no tether pass and no anchor springs: they run per colour.
+  if (tethersOn(settings) || s.springs.any()) return false;
   return vbdUsesOneGroup({settings.step.gpuSchedule, isGpu_, computeUnits_, fit_.largestColor, fit_.groupSize});
 }
 
@@ -184,7 +184,7 @@ clm::VbdStepParams VbdSolverGpu::stepParams(const SolverSettings& settings, floa
 }
 
 bool VbdSolverGpu::fusesStep(const SolverSettings& settings, const DeviceState& s) const {
-  return model_ != nullptr && s.vertexCount > 0 && oneGroup(settings);
+  return model_ != nullptr && s.vertexCount > 0 && oneGroup(settings, s);
 }
 
 cl_int VbdSolverGpu::enqueueStep(const ClContext& ctx, const SolverSettings& settings, const FusedStep& step,
@@ -239,11 +239,11 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
   if (model_ == nullptr) return CL_INVALID_OPERATION;  // reset() first
   if (registeredWith_ != &profiler) registerStages(profiler, s);
   if (!inputs_.refresh(ctx, *model_, settings.colliders, springChoice(settings.step.constraints))) return CL_OUT_OF_RESOURCES;
-  if (oneGroup(settings)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
+  if (oneGroup(settings, s)) return enqueueGroup(ctx, settings, h, 1u, nullptr, s, profiler);
   oneGroupRan_ = false;
   const VbdParams& p = settings.vbd;
   const clm::VbdMouse mouse = packMouse(mouse_, s.vertexCount);
-  const uint32_t terms = this->terms(settings, mouse);
+  const uint32_t terms = this->terms(settings, mouse) | (s.springs.any() ? VBD_TERM_ANCHOR_SPRINGS : 0u);
   const size_t local = program_.localSize();
   const uint32_t n = s.vertexCount;
 
@@ -316,7 +316,8 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
   cl::Kernel& k = program_.kernel(kSolve);
   e = setKernelArgs(k, sp, mouse, inputs_.topology, inputs_.restData, s.x, s.xPrev, s.xInertial, s.tets, s.DmInv,
                     s.edges, inputs_.bodies, inputs_.edgeStiffness, inputs_.colliders.records, inputs_.mouseOffset,
-                    inContact_, snapshot_, s.bodyContacts.arrays, residual_.residual);
+                    inContact_, snapshot_, s.bodyContacts.arrays, residual_.residual, s.springs.topology,
+                    s.springs.anchor, s.springs.stiffness);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, k, std::max(count, next.y), local, profiler.record(stageColor_[c]));
   return e;
 }

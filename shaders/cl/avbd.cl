@@ -174,7 +174,8 @@ static inline int avbd_solve_vertex(
     __global const float4* DmInv, __global const uint2* edges, __global const float4* bodies,
     __global const float* lambda, __global const float* penalty, __global const float* c0,
     __global const float4* vertexRows, __global const float4* mouseOffset, __global const float4* snapshot,
-    __global const uint* contacts, float* outResidual) {
+    __global const uint* contacts, __global const uint* springTopology, __global const float4* springAnchor,
+    __global const float* springStiffness, float* outResidual) {
   __global const float* mass = restData;
   __global const float4* pins = vertexRows;
   __global const AvbdContactFrame* frames = (__global const AvbdContactFrame*)(vertexRows + 2u * p->vertexCount);
@@ -205,6 +206,9 @@ static inline int avbd_solve_vertex(
     vbd_add_membranes(i, p->safeguard, x, (__global const uint4*)(topology + p->membranesBase),
                       (__global const float4*)(restData + p->membraneDmInvBase), restData + p->membraneAreaBase,
                       topology + p->vertexMembranesOffsetsBase, topology + p->vertexMembranesItemsBase, bodies, &s);
+  if (terms & VBD_TERM_ANCHOR_SPRINGS)  // an energy, as in VBD; springTopology: CSR offsets, then items
+    vbd_add_anchor_springs(i, p->safeguard, x, springTopology, springTopology + p->vertexCount + 1u, springAnchor,
+                           springStiffness, &s);
   if (terms & VBD_TERM_EDGES)
     avbd_add_edge_rows(i, p, x, edges, restData + p->restLengthBase, c0, lambda, penalty,
                        topology + p->vertexEdgesOffsetsBase, topology + p->vertexEdgesItemsBase, &s);
@@ -241,13 +245,15 @@ __kernel void avbd_solve_vertices_color(
     __global const float4* bodies, __global const float* lambda, __global const float* penalty,
     __global const float* c0, __global const float4* vertexRows,
     __global const float4* mouseOffset, __global const float4* snapshot, __global const uint* contacts,
-    __global float* residual) {
+    __global float* residual, __global const uint* springTopology, __global const float4* springAnchor,
+    __global const float* springStiffness) {
   const uint k = get_global_id(0);
   if (k >= p.count) return;
   const uint i = topology[p.begin + k];  // vertexColorOrder
   float r = 0.0f;
   if (avbd_solve_vertex(i, &p, &mouse, topology, restData, x, xPrev, xInertial, v, tets, DmInv, edges, bodies, lambda,
-                        penalty, c0, vertexRows, mouseOffset, snapshot, contacts, &r) < 0)
+                        penalty, c0, vertexRows, mouseOffset, snapshot, contacts, springTopology, springAnchor,
+                        springStiffness, &r) < 0)
     return;
   if (p.terms & VBD_TERM_RESIDUAL) residual[i] = r;
 }

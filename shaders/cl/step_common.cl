@@ -84,3 +84,13 @@ __kernel void step_rollback(__global float4* x, __global const float4* xPrev, __
   x[i] = xPrev[i];
   v[i] = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
 }
+
+// Anchor springs' end-of-frame break check (core/sim/anchor_springs.h): the
+// positions of the sub-springs' vertices, gathered so the host reads a few
+// float4 per spring instead of every vertex.
+__kernel void step_gather_springs(const uint count, __global const uint* vertex, __global const float4* x,
+                                  __global float4* out) {
+  const uint j = get_global_id(0);
+  if (j < count) out[j] = x[vertex[j]];
+}
+

@@ -105,7 +105,8 @@ __kernel void vbd_solve_vertices_color(
     __global const uint4* tets, __global const float4* DmInv, __global const uint2* edges,
     __global const float4* bodies, __global const float* edgeStiffness, __global const float4* colliders,
     __global const float4* mouseOffset, __global uint* inContact, __global float4* snapshot,
-    __global const uint* contacts, __global float* residual) {
+    __global const uint* contacts, __global float* residual, __global const uint* springTopology,
+    __global const float4* springAnchor, __global const float* springStiffness) {
   __global const uint* vertexColorOrder = topology;
   const uint k = get_global_id(0);
   if (k < p.nextCount) {
@@ -118,7 +119,7 @@ __kernel void vbd_solve_vertices_color(
   float r = 0.0f;
   const int touching = vbd_solve_vertex(i, &p, &mouse, mouseR, p.mouseFromOffset, p.color, topology, restData, x,
                                         xPrev, xInertial, tets, DmInv, edges, bodies, edgeStiffness, colliders,
-                                        snapshot, contacts, &r);
+                                        snapshot, contacts, springTopology, springAnchor, springStiffness, &r);
   if (touching < 0) return;
   if (p.terms & VBD_TERM_ACCELERATE) inContact[i] = (uint)touching;
   if (p.terms & VBD_TERM_RESIDUAL) residual[i] = r;

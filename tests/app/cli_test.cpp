@@ -120,7 +120,16 @@ TEST(Cli, NoFfmpegRefusesAVideoWithTheHintAndPngSequencesStillRecord) {
       std::filesystem::temp_directory_path() / ("tetlab_no_ffmpeg_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir / "empty");
-  // A PATH with nothing on it: no ffmpeg (tetlab itself is started by its full path).
+  // A PATH without ffmpeg (tetlab itself is started by its full path). It keeps
+  // the linker: PoCL links each kernel it has not cached with `ld` and aborts
+  // the process without one, so whether the kernels were cached by an earlier
+  // test must not decide this one.
+  for (const char* tool : {"ld"})
+    for (const char* folder : {"/usr/bin", "/bin", "/usr/local/bin"})
+      if (std::filesystem::exists(std::filesystem::path(folder) / tool)) {
+        std::filesystem::create_symlink(std::filesystem::path(folder) / tool, dir / "empty" / tool);
+        break;
+      }
   const std::string noFfmpeg = "env PATH='" + (dir / "empty").string() + "'";
   const std::string common = "--scene beam --headless --frames 2 --width 320 --height 200 --record ";
   const auto video = runTetlab(common + "'" + (dir / "out.mp4").string() + "'", noFfmpeg);

@@ -259,7 +259,29 @@ BodyBound boundFor(const SimModel& m, const State& s, const SceneDesc& desc, con
   const double rho = shape.mass / shape.volume;
   char why[256];
   BodyBound out;
-  if (pinned.empty()) {
+  // Hung by anchor springs (core/sim/anchor_springs.h) of total stiffness K,
+  // stretched by s0 at the start (their mean): released from rest it drops into
+  // them by at least W / K - s0, what they still lack to carry it (an undamped
+  // drop overshoots to twice that). A preset that starts at the hanging
+  // balance needs no drop; the soft body's own sag between its springs comes on top.
+  double springK = 0.0, springStretch = 0.0;
+  std::vector<glm::vec4> subX;
+  gatherSpringPositions(s.springs, s.x, subX);
+  for (uint32_t k = 0; k < s.springs.springs.size(); ++k) {
+    const AnchorSpring& sp = s.springs.springs[k];
+    if (sp.body != body || sp.broken) continue;
+    springK += sp.stiffness;
+    springStretch += sp.stiffness * anchorSpringStrain(s.springs, k, subX) * sp.restLength;
+  }
+  if (pinned.empty() && springK > 0.0) {
+    const double W = shape.mass * kG;
+    const double s0 = springStretch / springK;  // stiffness-weighted mean stretch [m]
+    out.kind = BoundKind::Hanging;
+    out.required = 0.5 * std::max(0.0, W / springK - s0);
+    std::snprintf(why, sizeof(why),
+                  "hung by springs of %.4g N/m in all, stretched %.4f m at the start: W / K - s0 = %.4f m, half of it",
+                  springK, s0, W / springK - s0);
+  } else if (pinned.empty()) {
     const double fallTime = kFrames * double(desc.settings.step.dt);
     const double d = std::min(freeFallClearance(m, s, colliders, body, bodies), 0.5 * kG * fallTime * fallTime);
     const double sag = columnSag(m, s, body, bodies, shape);

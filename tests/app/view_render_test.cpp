@@ -132,6 +132,34 @@ TEST_F(ViewRenderTest, EachModeUploadsWhatTheModelImplies) {
   EXPECT_EQ(view->cellVertexCount(), 12u * model_.tetCount());
 }
 
+// Anchor springs (core/sim/anchor_springs.h): a whole spring is a line from
+// its anchor to its patch (drawn: more pixels than without), a broken one only
+// its anchor point; both anchors are drawn, and hiding springs hides them all.
+TEST_F(ViewRenderTest, WholeSpringsAreLinesAndEveryAnchorAPoint) {
+  BodySprings body{"box", 0, 0, model_.vertexCount(), {}};
+  AnchorSpringSpec up;
+  up.attach = glm::vec3(0.5f, 1.0f, 0.5f);  // a top corner
+  up.anchor = glm::vec3(1.0f, 1.6f, 0.0f);
+  AnchorSpringSpec cut = up;
+  cut.attach = glm::vec3(-0.5f, 1.0f, -0.5f);
+  cut.anchor = glm::vec3(-1.0f, 1.6f, 0.0f);
+  body.specs = {up, cut};
+  Result<AnchorSprings> springs = buildAnchorSprings(model_, {body});
+  ASSERT_TRUE(springs.ok()) << springs.error().message;
+  state_.springs = *springs;
+  state_.springs.springs[1].broken = true;
+  Result<SimView> view = SimView::create(model_, {});
+  ASSERT_TRUE(view.ok()) << view.error().message;
+  ViewSettings settings;
+  settings.showSprings = false;
+  const size_t without = coverage(render(*view, settings));
+  settings.showSprings = true;
+  const size_t with = coverage(render(*view, settings));
+  EXPECT_EQ(view->springLineVertexCount(), 2u) << "one whole spring";
+  EXPECT_EQ(view->springAnchorCount(), 2u) << "both anchors";
+  EXPECT_GT(with, without + 20u) << "the line and the anchor points above the box";
+}
+
 // A strand-only model has no surface: its segments are lines in every mode and
 // colour field, and the mouse picks a strand point.
 TEST_F(ViewRenderTest, StrandsAreLinesInEveryModeAndPickable) {
