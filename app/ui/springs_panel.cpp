@@ -32,7 +32,7 @@ void drawSprings(SimSession& session) {
     ImGui::PushID(int(s));
     ImGui::Separator();
     ImGui::TextUnformatted(spring.name.c_str());
-    ImGui::SameLine();
+    if (!spring.broken) ImGui::SameLine();  // a break's line is long: its own row
     if (spring.broken) {
       ImGui::TextColored(kBroken, "broke at t = %.3f s (frame %lld)", spring.brokenTime,
                          static_cast<long long>(spring.brokenFrame) + 1);
