@@ -39,6 +39,11 @@ Result<DeformRow> DeformRow::create(const SurfaceMesh& rest, DeformLayout layout
 Status DeformRow::update(std::span<const glm::vec3> animated, std::span<const glm::vec3> solved) {
   const std::span<const glm::vec3> bodies[2] = {animated, solved};
   for (size_t i = 1; i < 3; ++i) {
+    // The window calls this every frame; a frame changes them only when it is
+    // shown or solved anew, so unchanged positions cost a compare, not normals and an upload.
+    std::vector<glm::vec3>& last = uploaded_[i - 1];
+    if (std::equal(last.begin(), last.end(), bodies[i - 1].begin(), bodies[i - 1].end())) continue;
+    last.assign(bodies[i - 1].begin(), bodies[i - 1].end());
     scratch_.assign(bodies[i - 1].begin(), bodies[i - 1].end());
     for (glm::vec3& q : scratch_) q += offsets_[i];
     if (Status s = meshes_[i].updatePositions(scratch_); !s) return s;

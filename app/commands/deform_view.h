@@ -56,6 +56,7 @@ class DeformRow {
   std::array<glm::vec3, 3> offsets_{};
   glm::vec3 lo_{0.0f}, hi_{0.0f};  // the rest mesh's bounds
   std::vector<glm::vec3> scratch_;
+  std::array<std::vector<glm::vec3>, 2> uploaded_;  // the animated and solved positions last uploaded
 };
 
 class DeformPicture {

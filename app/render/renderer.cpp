@@ -150,22 +150,32 @@ void Renderer::renderGhostMeshes(const OrbitCamera& camera, glm::ivec2 viewportS
   meshProgram_.set("uClipEnabled", 0);
   meshProgram_.set("uBackfaceDim", 1.0f);
   meshProgram_.set("uTwoTone", 0);
-  meshProgram_.set("uAlpha", std::clamp(opacity, 0.0f, 1.0f));
-  glDisable(GL_DEPTH_TEST);
-  glEnable(GL_BLEND);
-  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-  glDepthMask(GL_FALSE);
-  glEnable(GL_CULL_FACE);  // front faces only: one layer per ghost, no sorting needed
-  glCullFace(GL_BACK);
+  beginGhostPass(opacity, true);
   for (size_t i = 0; i < meshes.size(); ++i) {
     if (meshes[i] == nullptr) continue;
     if (i < tints.size()) meshProgram_.set("uAlbedo", tints[i]);
     meshes[i]->draw();
   }
+  endGhostPass();
+  glUseProgram(0);
+}
+
+void Renderer::beginGhostPass(float opacity, bool overlay) const {
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glDepthMask(GL_FALSE);
+  glEnable(GL_CULL_FACE);  // front faces only: one layer per ghost, no sorting needed
+  glCullFace(GL_BACK);
+  // A ghost over a nearly coincident body (the compare and deformer overlays)
+  // would z-fight with it depth-tested: it is laid over whole, and the offsets read as fringes.
+  if (overlay) glDisable(GL_DEPTH_TEST);
+  meshProgram_.set("uAlpha", std::clamp(opacity, 0.0f, 1.0f));
+}
+
+void Renderer::endGhostPass() const {
   glDisable(GL_CULL_FACE);
   glDisable(GL_BLEND);
   glDepthMask(GL_TRUE);
-  glUseProgram(0);
 }
 
 void Renderer::drawBackground(const RenderSettings& settings) const {

@@ -118,6 +118,11 @@ class Renderer {
 
  private:
   void drawBackground(const RenderSettings& settings) const;
+  // See-through ghosts (renderGhostMeshes, and drawSimSurfaces for compare mode's
+  // ghosts): blended front faces, no depth writes, `overlay` without depth test;
+  // the mesh program must be in use. endGhostPass restores the state.
+  void beginGhostPass(float opacity, bool overlay) const;
+  void endGhostPass() const;
   // Lighting uniforms shared by the mesh and cell programs (key/fill follow the camera).
   void setLighting(const ShaderProgram& program, const OrbitCamera& camera, const glm::mat4& viewProj,
                    const RenderSettings& settings) const;

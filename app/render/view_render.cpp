@@ -63,9 +63,7 @@ void Renderer::renderGhost(const OrbitCamera& camera, const ViewportRect& viewpo
   ghost.mode = ViewMode::kShaded;
   if (scene.surfaceCount() > 0) drawSimSurfaces(scene, ghost, camera, viewProj, tinted, true, &tint);
   drawSimStrands(scene, camera, viewProj, tinted);
-  glDisable(GL_BLEND);
-  glDisable(GL_CULL_FACE);
-  glDepthMask(GL_TRUE);
+  endGhostPass();
   glUseProgram(0);
 }
 
@@ -127,15 +125,7 @@ void Renderer::drawSimSurfaces(const SimView& scene, const ViewSettings& view, c
   // Through the cut one looks at the inside of the shell: darker, so the tets in front read as the body.
   meshProgram_.set("uBackfaceDim", clip ? 0.45f : 1.0f);
   if (ghost) {
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glDepthMask(GL_FALSE);
-    glEnable(GL_CULL_FACE);  // front faces only: one layer of ghost, no sorting needed
-    glCullFace(GL_BACK);
-    // A tinted ghost lies over a nearly coincident body (compare overlay): depth-tested
-    // it would z-fight with it, so it is laid over whole and the offsets read as fringes.
-    if (tint) glDisable(GL_DEPTH_TEST);
-    meshProgram_.set("uAlpha", std::clamp(view.ghostOpacity, 0.0f, 1.0f));
+    beginGhostPass(view.ghostOpacity, tint != nullptr);  // a tinted ghost lies over another body (compare)
   } else {
     glDisable(GL_BLEND);
     glDepthMask(GL_TRUE);
@@ -153,9 +143,7 @@ void Renderer::drawSimSurfaces(const SimView& scene, const ViewSettings& view, c
     glDrawElements(GL_TRIANGLES, GLsizei(s.indexCount), GL_UNSIGNED_INT, nullptr);
   }
   glBindVertexArray(0);
-  glDisable(GL_CULL_FACE);
-  glDisable(GL_BLEND);
-  glDepthMask(GL_TRUE);
+  endGhostPass();
 }
 
 void Renderer::drawSimCells(const SimView& scene, const ViewSettings& view, const OrbitCamera& camera,

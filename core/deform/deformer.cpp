@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <unordered_map>
 
 #include "core/mesh/tetrahedralize.h"
@@ -40,6 +41,73 @@ PositionKey keyOf(glm::vec3 p) {
 bool insideBox(glm::vec3 p, glm::vec3 lo, glm::vec3 hi) {
   return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z;
 }
+
+// The k nearest of a fixed point set, through a uniform grid of about two
+// points a cell: rings of cells around the query's cell are searched outward
+// until the k-th best is nearer than anything the next ring can hold (a point
+// in ring r + 1 is at least r cells away). Exact, like the brute force it
+// replaces (O(interior x surface) made a 100k-vertex mesh take minutes).
+class PointGrid {
+ public:
+  explicit PointGrid(std::span<const glm::vec3> points) : points_(points) {
+    if (points.empty()) return;
+    lo_ = hi_ = points[0];
+    for (const glm::vec3& p : points) lo_ = glm::min(lo_, p), hi_ = glm::max(hi_, p);
+    const glm::vec3 extent = hi_ - lo_;
+    const float longest = std::max({extent.x, extent.y, extent.z, 1e-12f});
+    cell_ = std::max(longest / std::max(1.0f, std::cbrt(float(points.size()) / 2.0f)), 1e-12f);
+    for (int a = 0; a < 3; ++a) dims_[a] = std::min(256, int(extent[a] / cell_) + 1);
+    offsets_.assign(size_t(dims_[0]) * dims_[1] * dims_[2] + 1, 0u);
+    for (const glm::vec3& p : points) ++offsets_[index(cellOf(p)) + 1];
+    for (size_t c = 1; c < offsets_.size(); ++c) offsets_[c] += offsets_[c - 1];
+    items_.resize(points.size());
+    std::vector<uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
+    for (uint32_t s = 0; s < points.size(); ++s) items_[fill[index(cellOf(points[s]))]++] = s;
+  }
+
+  // The k nearest to q as (squared distance, index), nearest first.
+  void nearest(glm::vec3 q, size_t k, std::vector<std::pair<float, uint32_t>>& out) const {
+    out.clear();
+    if (points_.empty() || k == 0) return;
+    const glm::ivec3 c = cellOf(q);
+    const int maxRing = std::max({dims_[0], dims_[1], dims_[2]});
+    for (int r = 0; r <= maxRing; ++r) {
+      for (int x = c.x - r; x <= c.x + r; ++x)
+        for (int y = c.y - r; y <= c.y + r; ++y)
+          for (int z = c.z - r; z <= c.z + r; ++z) {
+            if (std::max({std::abs(x - c.x), std::abs(y - c.y), std::abs(z - c.z)}) != r) continue;  // ring r only
+            if (x < 0 || y < 0 || z < 0 || x >= dims_[0] || y >= dims_[1] || z >= dims_[2]) continue;
+            const size_t cell = index(glm::ivec3(x, y, z));
+            for (uint32_t t = offsets_[cell]; t < offsets_[cell + 1]; ++t) {
+              const glm::vec3 e = points_[items_[t]] - q;
+              out.emplace_back(glm::dot(e, e), items_[t]);
+            }
+          }
+      if (out.size() >= k) {
+        std::partial_sort(out.begin(), out.begin() + ptrdiff_t(k), out.end());
+        out.resize(k);
+        const float reach = float(r) * cell_;
+        if (out.back().first <= reach * reach) return;
+      }
+    }
+    std::sort(out.begin(), out.end());
+    if (out.size() > k) out.resize(k);
+  }
+
+ private:
+  glm::ivec3 cellOf(glm::vec3 p) const {
+    glm::ivec3 c;
+    for (int a = 0; a < 3; ++a) c[a] = std::clamp(int((p[a] - lo_[a]) / cell_), 0, dims_[a] - 1);
+    return c;
+  }
+  size_t index(glm::ivec3 c) const { return (size_t(c.z) * dims_[1] + size_t(c.y)) * dims_[0] + size_t(c.x); }
+
+  std::span<const glm::vec3> points_;
+  glm::vec3 lo_{0.0f}, hi_{0.0f};
+  float cell_ = 1.0f;
+  int dims_[3] = {1, 1, 1};
+  std::vector<uint32_t> offsets_, items_;
+};
 
 }  // namespace
 
@@ -93,17 +161,14 @@ Result<Deformer> Deformer::create(const SurfaceMesh& rest, const Material& mater
   }
 
   // Ride-along weights of the interior: inverse-square distance to the nearest
-  // surface vertices at rest.
-  std::vector<std::pair<float, uint32_t>> dist(rest.positions.size());
+  // surface vertices at rest, found through a grid of the surface points.
+  std::vector<std::pair<float, uint32_t>> dist;
   const int k = int(std::min<size_t>(kNeighbours, rest.positions.size()));
+  const PointGrid grid(rest.positions);
   for (uint32_t i = 0; i < n; ++i) {
     if (d.isSurface_[i]) continue;
     d.interior_.push_back(i);
-    for (size_t s = 0; s < rest.positions.size(); ++s) {
-      const glm::vec3 e = rest.positions[s] - m.restPositions[i];
-      dist[s] = {glm::dot(e, e), uint32_t(s)};
-    }
-    std::partial_sort(dist.begin(), dist.begin() + k, dist.end());
+    grid.nearest(m.restPositions[i], size_t(k), dist);
     float sum = 0.0f;
     const size_t first = d.neighbourWeight_.size();
     for (int j = 0; j < k; ++j) {

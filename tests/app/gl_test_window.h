@@ -1,7 +1,10 @@
 #pragma once
 // The hidden 64x64 window (and so GL 3.3 core context) every GL test draws
 // with; the image size is set by each test's offscreen target, not here.
+#include <chrono>
 #include <memory>
+#include <string>
+#include <thread>
 
 #include "app/window.h"
 #include "core/result.h"
@@ -17,7 +20,17 @@ inline Result<std::unique_ptr<Window>> createHiddenTestWindow() {
   options.height = 64;
   options.visible = false;
   options.vsync = false;
-  return Window::create(options);
+  // Xvfb (without -noreset) resets when its last client disconnects: a window
+  // asked for just then (the previous test's window closing) cannot open the
+  // display for a moment. Retry that, as test::createApp does.
+  Result<std::unique_ptr<Window>> window = Window::create(options);
+  for (int attempt = 0; attempt < 10 && !window.ok() &&
+                        window.error().message.find("cannot open the display") != std::string::npos;
+       ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    window = Window::create(options);
+  }
+  return window;
 }
 
 }  // namespace tetlab::test
