@@ -10,6 +10,7 @@
 
 #include "app/app.h"
 #include "core/session/sim_session.h"
+#include "tests/app/gl_test_window.h"
 #include "tests/preset_files.h"
 
 namespace tetlab::test {
@@ -29,17 +30,9 @@ inline std::unique_ptr<SimSession> loadPresetSession(const std::string& file) {
   return desc ? makeSession(*desc) : nullptr;
 }
 
-// Xvfb (without -noreset) resets when its last client disconnects; with ctest -j
-// an App can be created just then. Retry while the display cannot be opened.
+// An App, retried while Xvfb resets between tests (retryWhileDisplayResets).
 inline Result<std::unique_ptr<App>> createApp(const AppOptions& options) {
-  Result<std::unique_ptr<App>> app = App::create(options);
-  for (int attempt = 0; attempt < 10 && !app.ok() &&
-                        app.error().message.find("cannot open the display") != std::string::npos;
-       ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    app = App::create(options);
-  }
-  return app;
+  return retryWhileDisplayResets([&] { return App::create(options); });
 }
 
 }  // namespace tetlab::test

@@ -14,23 +14,28 @@ namespace tetlab::test {
 inline constexpr const char* kNoDisplayReason =
     "no DISPLAY: GL tests need an X server (scripts/test.sh runs ctest under xvfb-run)";
 
+// Xvfb (without -noreset) resets when its last client disconnects: a window
+// or an App asked for just then (the previous test's window closing) cannot
+// open the display for a moment. Calls make() again while that is the error.
+template <class Make>
+auto retryWhileDisplayResets(Make make) {
+  auto made = make();
+  for (int attempt = 0; attempt < 10 && !made.ok() &&
+                        made.error().message.find("cannot open the display") != std::string::npos;
+       ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    made = make();
+  }
+  return made;
+}
+
 inline Result<std::unique_ptr<Window>> createHiddenTestWindow() {
   WindowOptions options;
   options.width = 64;
   options.height = 64;
   options.visible = false;
   options.vsync = false;
-  // Xvfb (without -noreset) resets when its last client disconnects: a window
-  // asked for just then (the previous test's window closing) cannot open the
-  // display for a moment. Retry that, as test::createApp does.
-  Result<std::unique_ptr<Window>> window = Window::create(options);
-  for (int attempt = 0; attempt < 10 && !window.ok() &&
-                        window.error().message.find("cannot open the display") != std::string::npos;
-       ++attempt) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    window = Window::create(options);
-  }
-  return window;
+  return retryWhileDisplayResets([&] { return Window::create(options); });
 }
 
 }  // namespace tetlab::test
