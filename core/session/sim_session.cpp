@@ -635,6 +635,13 @@ SceneDesc SimSession::describe() const {
   std::vector<size_t> nextOfBody(d.bodies.size(), 0);
   for (const AnchorSpring& sp : state_.springs.springs) {
     if (sp.body >= d.bodies.size()) continue;
+    if (sp.pinRegion >= 0) {  // a compliant pin region's spring: its region keeps the values
+      if (size_t(sp.pinRegion) < d.bodies[sp.body].pins.size()) {
+        d.bodies[sp.body].pins[size_t(sp.pinRegion)].stiffness = sp.stiffness;
+        d.bodies[sp.body].pins[size_t(sp.pinRegion)].breakForce = sp.breakForce;
+      }
+      continue;
+    }
     const size_t k = nextOfBody[sp.body]++;
     if (k >= d.bodies[sp.body].springs.size()) continue;
     AnchorSpringSpec& spec = d.bodies[sp.body].springs[k];

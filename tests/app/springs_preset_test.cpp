@@ -81,6 +81,17 @@ void breakOneAfterAnother(SolverKind kind) {
   EXPECT_EQ(s->springs().brokenCount(), 0u);
   for (int f = 0; f < 30; ++f) s->advance();
   EXPECT_EQ(s->springs().brokenCount(), 0u) << "whole again after a reset, and holding";
+
+  // A live edit of a spring's stiffness and limit: a reset keeps it, and saving writes it.
+  s->editSpring(0, SimSession::AnchorSpringEdit{3000.0f, 99.0f, 0.0f, false});
+  EXPECT_FLOAT_EQ(s->springs().stiffness[sp.springs[0].first], 3000.0f / float(sp.springs[0].count));
+  s->reset();
+  EXPECT_FLOAT_EQ(s->springs().springs[0].breakForce, 99.0f) << "a reset keeps the edit";
+  const SceneDesc saved = s->describe();
+  ASSERT_EQ(saved.bodies.at(0).springs.size(), 4u);
+  EXPECT_FLOAT_EQ(saved.bodies[0].springs[0].stiffness, 3000.0f);
+  EXPECT_FLOAT_EQ(saved.bodies[0].springs[0].breakForce, 99.0f);
+  EXPECT_FLOAT_EQ(saved.bodies[0].springs[1].breakForce, 140.0f) << "the others as they were";
 }
 
 TEST(SpringsPreset, SlabHangsThenItsSpringsBreakOneAfterAnotherUnderTheMouseVbd) {
