@@ -572,9 +572,7 @@ void SimSession::editSpring(uint32_t s, const AnchorSpringEdit& edit) {
     spring.brokenFrame = sp.frames;
     spring.brokenTime = state_.time;
   }
-  for (uint32_t j = spring.first; j < spring.first + spring.count; ++j)
-    sp.stiffness[j] = spring.broken ? 0.0f : spring.stiffness / float(spring.count);
-  ++sp.revision;
+  refreshSpringStiffness(sp, s);  // 0 while broken or slack (a compliant region let go)
   // A reset keeps the edit (the scene's springs are what a reset starts from), not the break.
   AnchorSprings& initial = shared_->built.scene.springs;
   if (s < initial.springs.size()) {
@@ -582,8 +580,7 @@ void SimSession::editSpring(uint32_t s, const AnchorSpringEdit& edit) {
     first.stiffness = spring.stiffness;
     first.breakForce = spring.breakForce;
     first.breakStrain = spring.breakStrain;
-    for (uint32_t j = first.first; j < first.first + first.count; ++j)
-      initial.stiffness[j] = first.stiffness / float(first.count);
+    refreshSpringStiffness(initial, s);
   }
   markExternalWork();
   pushToCpu();

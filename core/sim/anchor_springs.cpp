@@ -168,10 +168,9 @@ uint32_t breakOverloadedSprings(AnchorSprings& springs, const std::vector<glm::v
     spring.broken = true;
     spring.brokenFrame = frame;
     spring.brokenTime = time;
-    for (uint32_t j = spring.first; j < spring.first + spring.count; ++j) springs.stiffness[j] = 0.0f;
+    refreshSpringStiffness(springs, s);  // 0 from the next frame on
     ++broke;
   }
-  if (broke) ++springs.revision;
   return broke;
 }
 
