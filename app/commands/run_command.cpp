@@ -152,6 +152,8 @@ int runRunCommand(const RunArgs& args) {
   const double capacity = elasticCapacity(model);
   PinAnimator pins;
   const std::vector<AnimatedPins>& animated = scene->animatedPins;
+  if (const std::string w = springResolutionWarning(state.springs); !w.empty())
+    std::cerr << "tetlab run: warning: " << w << "\n";
   for (int frame = 1; frame <= args.frames; ++frame) {
     if (!animated.empty()) {
       const double end = sim->time() + double(settings.step.dt);

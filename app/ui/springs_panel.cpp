@@ -61,6 +61,13 @@ void drawSprings(SimSession& session) {
                                   edit.breakStrain > 0.0f ? "%.3f" : "never");
       itemTooltip("It breaks once its stretch (l - L) / L is above this [-]; 0: never.");
     }
+    if (spring.breakForce > 0.0f && springForceResolution(spring) * 10.0f > spring.breakForce) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextColored(kBroken, "one float step of its position is %.3g N, within 10x of its limit: rounding "
+                                  "can break it (lower the stiffness or raise the limit)",
+                         double(springForceResolution(spring)));
+      ImGui::PopTextWrapPos();
+    }
     ImGui::TextColored(kDim, "rest length %.3f m, %u vertices, anchor (%.2f, %.2f, %.2f)", spring.restLength,
                        spring.count, spring.anchor.x, spring.anchor.y, spring.anchor.z);
     if (!spring.broken) {

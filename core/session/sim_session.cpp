@@ -41,6 +41,7 @@ Result<std::unique_ptr<SimSession>> SimSession::create(SceneDesc desc, BuiltScen
   s->materialsSeen_ = s->model().materials.revision();
   s->cpu_ = std::make_unique<CpuSimulator>(s->model(), s->state_, s->settings_.solver);
   s->noticeXpbdSubsteps();
+  if (const std::string w = springResolutionWarning(s->state_.springs); !w.empty()) s->notice(w);
 
   const SimModel& m = s->model();
   double mass = 0.0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include <glm/geometric.hpp>
@@ -185,6 +186,30 @@ void moveSpringAnchors(AnchorSprings& springs, uint32_t s, std::span<const glm::
   const AnchorSpring& spring = springs.springs[s];
   for (uint32_t k = 0; k < spring.count && k < anchors.size(); ++k)
     springs.anchor[spring.first + k] = glm::vec4(anchors[k], springs.anchor[spring.first + k].w);
+}
+
+float springForceResolution(const AnchorSpring& spring) {
+  float largest = 0.0f;
+  for (int a = 0; a < 3; ++a)
+    largest = std::max({largest, std::fabs(spring.anchor[a]), std::fabs(spring.attach[a])});
+  const float ulp = std::nextafter(largest, INFINITY) - largest;
+  return spring.stiffness * ulp;
+}
+
+std::string springResolutionWarning(const AnchorSprings& springs) {
+  std::string out;
+  for (const AnchorSpring& s : springs.springs) {
+    if (!(s.breakForce > 0.0f)) continue;
+    const float resolution = springForceResolution(s);
+    if (!(resolution * 10.0f > s.breakForce)) continue;
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "spring '%s': at %.3g N/m one float step of its position is %.3g N, within 10x of its %.3g N "
+                  "limit, so rounding can break it: lower its stiffness or raise the limit (rule: k ulp(x) < F / 10)",
+                  s.name.c_str(), double(s.stiffness), double(resolution), double(s.breakForce));
+    out += (out.empty() ? "" : "\n") + std::string(text);
+  }
+  return out;
 }
 
 }  // namespace tetlab

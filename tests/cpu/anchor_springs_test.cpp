@@ -9,6 +9,7 @@
 //  - a fresh state (a reset) has it whole again.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "core/scene/scene_build.h"
@@ -185,6 +186,24 @@ TEST(AnchorSprings, SceneFilesKeepThemAndBadSpringsAreNamed) {
       parseSceneJson(R"({"bodies": [{"box": {}, "springs": [{"attach": [0,0,0]}]}]})", "f.json");
   ASSERT_FALSE(noAnchor.ok());
   EXPECT_NE(noAnchor.error().message.find("anchor"), std::string::npos) << noAnchor.error().message;
+}
+
+// Float positions step a spring's force by k ulp(x): at 1e9 N/m and 2.6 m
+// (ulp 2.4e-7 m) that is 238 N, so a limit of 1.5 m g = 14.7 N is rounding;
+// at the test's own 19.3 N/m it is 5e-6 N and nothing is said.
+TEST(AnchorSprings, AStiffSpringsForceStepNearItsLimitIsNamed) {
+  Result<BuiltScene> soft = buildScene(hungCube(14.7f, 0.0f), SceneBuildOptions{});
+  ASSERT_TRUE(soft.ok()) << soft.error().message;
+  EXPECT_EQ(springResolutionWarning(soft->scene.springs), "");
+  SceneDesc d = hungCube(14.7f, 0.0f);
+  d.bodies[0].springs[0].stiffness = 1.0e9f;
+  Result<BuiltScene> stiff = buildScene(d, SceneBuildOptions{});
+  ASSERT_TRUE(stiff.ok()) << stiff.error().message;
+  const AnchorSpring& s = stiff->scene.springs.springs[0];
+  EXPECT_NEAR(springForceResolution(s), 1.0e9f * (std::nextafter(2.6f, 3.0f) - 2.6f), 1.0f);
+  const std::string w = springResolutionWarning(stiff->scene.springs);
+  EXPECT_NE(w.find("spring 'hanger'"), std::string::npos) << w;
+  EXPECT_NE(w.find("lower its stiffness or raise the limit"), std::string::npos) << w;
 }
 
 TEST(AnchorSprings, DefaultRestLengthStartsUnstretchedAndEnergyIsHalfKStretchSquared) {
