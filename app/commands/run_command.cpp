@@ -15,6 +15,7 @@
 
 #include "app/commands/resident_memory.h"
 #include "app/commands/run_scene.h"
+#include "core/sim/anchor_spring_resolution.h"
 #include "core/cpu/xpbd_solver.h"
 #include "core/sim/convergence.h"
 #include "core/scene/enum_names.h"

@@ -1,4 +1,5 @@
 #include "app/ui/springs_panel.h"
+#include "core/sim/anchor_spring_resolution.h"
 
 #include <algorithm>
 #include <cstdio>

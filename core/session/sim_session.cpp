@@ -1,4 +1,5 @@
 #include "core/session/sim_session.h"
+#include "core/sim/anchor_spring_resolution.h"
 
 #include <chrono>
 #include <cstdio>

@@ -1,4 +1,5 @@
 #include "core/sim/anchor_springs.h"
+#include "core/sim/anchor_spring_resolution.h"
 
 #include <algorithm>
 #include <cmath>

@@ -118,13 +118,6 @@ double anchorSpringEnergy(const AnchorSprings& springs, const std::vector<glm::v
 // Returns how many broke.
 uint32_t breakOverloadedSprings(AnchorSprings& springs, const std::vector<glm::vec4>& subX, double time);
 
-// The smallest force change spring s can show [N]: its stiffness times one ulp
-// of the largest coordinate at its ends (float positions cannot stretch it by
-// less). A limit within 10x of it breaks on rounding, not on the load
-// (springResolutionWarning: "" when every breakable spring is clear of it).
-float springForceResolution(const AnchorSpring& spring);
-std::string springResolutionWarning(const AnchorSprings& springs);
-
 // Spring s's sub-spring stiffness from its state: k / n while it holds, 0 when broken or slack.
 void refreshSpringStiffness(AnchorSprings& springs, uint32_t s);
 // Moves spring s's sub-springs' anchors to `anchors` (one per patch vertex, in

@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "core/scene/scene_build.h"
+#include "core/sim/anchor_spring_resolution.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/scene.h"
 #include "core/sim/simulator.h"
