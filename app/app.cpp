@@ -92,6 +92,11 @@ Result<std::unique_ptr<App>> App::create(AppOptions options) {
     if (!settings) return settings.error();
     if (Status s = app->openDeformer(o.deform->rest, o.deform->anim, *settings, o.deform->targetTets); !s)
       return s.error();
+    if (!o.deform->holdVertices.empty()) {
+      if (Status s = loadDeformHold(*o.deform, app->deform_->rest().positions.size(), app->deform_->settings()); !s)
+        return s.error();
+      (void)app->deform_->resolve();
+    }
     app->deform_->playing = true;
     if (o.deform->overlay) app->deformUi_.layout = 1;
   }
@@ -236,7 +241,9 @@ void App::drawUi() {
 
   const UiActions actions =
       drawUiPanel(input, settings_, view_, scenePanel_, recordUi_, compareUi_, deformUi_, panelLayout_);
-  drawViewportHint(display, deform_ != nullptr);
+  const char* brushDrag[] = {"orbit", "paint hold (on a body)", "erase hold (on a body)"};
+  drawViewportHint(display, deform_ ? brushDrag[int(deformUi_.brush)] : nullptr);
+  drawDeformOverlay(display);
   drawCompareLabels(display);
   if (simView_) {
     LegendInput legend;

@@ -92,6 +92,8 @@ class App {
   std::vector<ScreenRect> compareCells() const;
   // Deformer mode (issue 15): null while the simulation is shown.
   DeformSession* deformer() { return deform_.get(); }
+  DeformUiState& deformUi() { return deformUi_; }
+  const DeformRow* deformRow() const { return deformRow_ ? &*deformRow_ : nullptr; }
   // Opens the deformer on a rest mesh and its animation (paths as typed: the
   // asset folders are searched too); the simulation stays loaded, paused, behind it.
   Status openDeformer(std::string rest, std::string anim, const DeformSettings& settings, int targetTets);
@@ -162,6 +164,10 @@ class App {
   void applyDeformActions(const DeformActions& actions);
   void stepDeformer();
   void renderDeformer();
+  // The painted hold's dots and the regions' boxes over the drawn bodies (ImGui draw list).
+  void drawDeformOverlay(glm::vec2 display) const;
+  // The hold brush at the cursor; true when it touched a body.
+  bool paintDeformHold(glm::vec2 cursor);
   void startRecording(const RecordingOptions& options);
   void stopRecording();
   void exportObjFrame();
@@ -214,6 +220,7 @@ class App {
 
   // Mouse drag: the plane through the grabbed point, facing the camera at grab time.
   bool dragging_ = false;
+  bool painting_ = false;  // a hold-brush stroke in the deformer (solved again on release)
   int32_t draggedCollider_ = -1;  // ctrl-drag: forEachCollider's id of the collider being moved
   glm::vec3 dragPlanePoint_{0.0f};
 

@@ -4,9 +4,13 @@
 // The simulation stays loaded and paused behind it; closing the deformer
 // brings it back as it was.
 #include <algorithm>
+#include <array>
+
+#include <imgui.h>
 
 #include "app/app.h"
 #include "app/commands/deform_command.h"
+#include "core/deform/held_vertices.h"
 
 namespace tetlab {
 
@@ -27,6 +31,7 @@ Status App::openDeformer(std::string rest, std::string anim, const DeformSetting
 }
 
 void App::closeDeformer() {
+  painting_ = false;
   deform_.reset();
   deformRow_.reset();
   fitView();
@@ -48,6 +53,24 @@ void App::applyDeformActions(const DeformActions& a) {
   if (a.scrub) {
     deform_->playing = false;
     (void)deform_->showFrame(*a.scrub);  // a failure is queued as an error and reported in step()
+  }
+  if (a.saveHold) {
+    const std::string restName = std::filesystem::path(deform_->restPath()).filename().string();
+    if (Status s = saveHeldVertices(*a.saveHold, deform_->settings().painted, restName); !s)
+      reportError("deformer: " + s.error().message);
+    else
+      reportNotice("deformer: held vertices saved to " + *a.saveHold + " (tetlab deform --hold-vertices " +
+                   *a.saveHold + ")");
+  }
+  if (a.loadHold) {
+    Result<std::vector<uint8_t>> held = loadHeldVertices(*a.loadHold, deform_->rest().positions.size());
+    if (!held) {
+      reportError("deformer: " + held.error().message);
+    } else {
+      deform_->settings().painted = std::move(*held);
+      deform_->settings().hold = DeformHold::Painted;
+      (void)deform_->resolve();
+    }
   }
   if (a.resolve) (void)deform_->resolve();
   if (a.exportTo) {
@@ -83,6 +106,55 @@ void App::renderDeformer() {
   if (Status s = deformRow_->update(deform_->animated(), deform_->solved()); !s) reportError(s.error().message);
   deformRow_->draw(renderer_, camera_, target_->size(), settings_,
                    {deformUi_.show[0], deformUi_.show[1], deformUi_.show[2]});
+}
+
+}  // namespace tetlab
+
+namespace tetlab {
+
+bool App::paintDeformHold(glm::vec2 cursor) {
+  if (!deform_ || !deformRow_) return false;
+  const Ray ray = cameraRay(camera_, cursor, displaySize());
+  const std::array<bool, 3> show{deformUi_.show[0], deformUi_.show[1], deformUi_.show[2]};
+  std::optional<glm::vec3> at = deformRow_->pickRestPoint(ray, deform_->rest(), deform_->animated(), deform_->solved(), show);
+  if (!at) return false;
+  deform_->paintHold(*at, deformUi_.brushRadius, deformUi_.brush == DeformUiState::Brush::Erase);
+  return true;
+}
+
+void App::drawDeformOverlay(glm::vec2 display) const {
+  if (!deform_ || !deformRow_) return;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  const DeformSettings& s = deform_->settings();
+  const std::vector<glm::vec3>* bodies[3] = {&deform_->rest().positions, &deform_->animated(), &deform_->solved()};
+  // Painted vertices: a yellow dot on every shown body.
+  if (s.hold == DeformHold::Painted) {
+    const ImU32 dot = IM_COL32(250, 215, 40, 255);
+    for (size_t b = 0; b < 3; ++b) {
+      if (!deformUi_.show[b] || bodies[b]->size() != s.painted.size()) continue;
+      for (size_t i = 0; i < s.painted.size(); ++i) {
+        if (!s.painted[i]) continue;
+        std::optional<glm::vec2> p = projectToScreen(camera_, (*bodies[b])[i] + deformRow_->offset(b), display);
+        if (p) draw->AddCircleFilled(ImVec2(p->x, p->y), 2.5f, dot, 6);
+      }
+    }
+  }
+  // Regions (PBD/XPBD): their boxes as orange frames on the rest body.
+  if ((s.solver == SolverKind::Pbd || s.solver == SolverKind::Xpbd) && deformUi_.show[0]) {
+    const ImU32 line = IM_COL32(255, 150, 40, 230);
+    for (const DeformRegion& g : s.regions) {
+      if (!g.enabled) continue;
+      std::optional<glm::vec2> c[8];
+      for (int k = 0; k < 8; ++k) {
+        const glm::vec3 corner((k & 1) ? g.max.x : g.min.x, (k & 2) ? g.max.y : g.min.y, (k & 4) ? g.max.z : g.min.z);
+        c[k] = projectToScreen(camera_, corner + deformRow_->offset(0), display);
+      }
+      for (int k = 0; k < 8; ++k)
+        for (int bit : {1, 2, 4})
+          if (!(k & bit) && c[k] && c[k | bit])
+            draw->AddLine(ImVec2(c[k]->x, c[k]->y), ImVec2(c[k | bit]->x, c[k | bit]->y), line, 1.5f);
+    }
+  }
 }
 
 }  // namespace tetlab

@@ -109,7 +109,12 @@ std::optional<ScenePick> App::pickAt(glm::vec2 cursor) const {
 }
 
 bool App::handleLeftPress(const InputEvent& event) {
-  if (deform_) return false;  // the deformer's bodies are not simulated: a press orbits
+  if (deform_) {
+    // The deformer's bodies are not simulated: a press paints with the hold brush, or orbits.
+    if (deformUi_.brush == DeformUiState::Brush::Off) return false;
+    painting_ = paintDeformHold(event.cursor);
+    return painting_;
+  }
   if (event.ctrl && session_) {
     // Ctrl-drag moves a collider in the plane through the grabbed point facing the camera.
     const Ray ray = cameraRay(camera_, event.cursor, displaySize());
@@ -219,6 +224,10 @@ void App::handleEvent(const InputEvent& event) {
         return;
       break;
     case InputEvent::Type::kCursorMove:
+      if (painting_) {
+        paintDeformHold(event.cursor);
+        return;
+      }
       if (draggedCollider_ >= 0 && session_) {
         const glm::vec3 to = dragPlaneTarget(camera_, event.cursor, displaySize(), dragPlanePoint_);
         translateCollider(session_->settings().colliders, draggedCollider_, to - dragPlanePoint_);
@@ -235,6 +244,11 @@ void App::handleEvent(const InputEvent& event) {
       }
       break;
     case InputEvent::Type::kButtonRelease:
+      if (painting_ && event.button == MouseButton::kLeft) {
+        painting_ = false;
+        if (deform_) (void)deform_->resolve();  // a failure is queued and reported in step()
+        return;
+      }
       if (draggedCollider_ >= 0 && event.button == MouseButton::kLeft) {
         draggedCollider_ = -1;
         return;

@@ -237,14 +237,26 @@ void addDeformSubcommand(CLI::App& cli, ParsedCommandLine& out) {
       ->check(CLI::IsMember({"animated", "previous"}))
       ->capture_default_str();
   d->add_option("--hold", args->hold,
-                "Animated vertices held exactly: none, all (only the interior relaxes) or box (--hold-box)")
-      ->check(CLI::IsMember({"none", "all", "box"}))
+                "Animated vertices held exactly: none, all (only the interior relaxes), box (--hold-box) or painted "
+                "(--hold-vertices)")
+      ->check(CLI::IsMember({"none", "all", "box", "painted"}))
       ->capture_default_str();
   d->add_option("--hold-box", (*vectors)[0], "Rest-space box of held vertices: x0,y0,z0,x1,y1,z1 [m]")
       ->expected(6)
       ->delimiter(',')
       ->check(finiteIn(-1e30, 1e30))
       ->option_text("X0,Y0,Z0,X1,Y1,Z1");
+  d->add_option("--hold-vertices", args->holdVertices,
+                "Hold the vertices listed in FILE (one number per line, as in the rest OBJ; the window's Deformer "
+                "section saves a painted hold this way)")
+      ->option_text("FILE");
+  d->add_option("--region", args->regions,
+                "PBD/XPBD: tets of a rest-space box with their own stiffness, repeatable: "
+                "'box=X0,Y0,Z0,X1,Y1,Z1;stretch=SX,SY,SZ;shear=XY,XZ,YZ;rest-scale=SX,SY,SZ;axis=X,Y,Z;volume=V;name=N' "
+                "(only box is required; later regions win where they overlap)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->option_text("SPEC");
   d->add_option("--attract", args->attract,
                 "Pull of every free vertex toward its animated position, per unit mass [1/s^2] (0: none)")
       ->check(finiteIn(0.0, 1e12))

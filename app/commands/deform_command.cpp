@@ -13,11 +13,13 @@
 #include <glm/geometric.hpp>
 
 #include "app/commands/asset_paths.h"
+#include "app/commands/deform_region_flag.h"
 #include "app/commands/deform_view.h"
 #include "app/output/obj_export.h"
 #include "app/output/recording.h"
 #include "core/deform/anim_sequence.h"
 #include "core/deform/deformer.h"
+#include "core/deform/held_vertices.h"
 #include "core/scene/enum_names.h"
 
 namespace tetlab {
@@ -48,10 +50,16 @@ Result<DeformSettings> deformSettingsFrom(const DeformArgs& a) {
   if (a.start == "animated") s.start = DeformStart::Animated;
   else if (a.start == "previous") s.start = DeformStart::Previous;
   else return Error{"--start '" + a.start + "': use animated or previous"};
-  if (a.hold == "none") s.hold = DeformHold::None;
+  if (a.hold == "none") s.hold = a.holdVertices.empty() ? DeformHold::None : DeformHold::Painted;
   else if (a.hold == "all") s.hold = DeformHold::All;
   else if (a.hold == "box") s.hold = DeformHold::Box;
-  else return Error{"--hold '" + a.hold + "': use none, all or box"};
+  else if (a.hold == "painted") s.hold = DeformHold::Painted;
+  else return Error{"--hold '" + a.hold + "': use none, all, box or painted"};
+  if (s.hold == DeformHold::Painted && a.holdVertices.empty())
+    return Error{"--hold painted: give the held vertices with --hold-vertices FILE (saved from the window's "
+                 "Deformer section)"};
+  if (s.hold != DeformHold::Painted && !a.holdVertices.empty())
+    return Error{"--hold-vertices holds the vertices in its file: leave out --hold " + a.hold + " (or use --hold painted)"};
   s.holdMin = {a.holdBox[0], a.holdBox[1], a.holdBox[2]};
   s.holdMax = {a.holdBox[3], a.holdBox[4], a.holdBox[5]};
   if (s.hold == DeformHold::Box && !(s.holdMin.x <= s.holdMax.x && s.holdMin.y <= s.holdMax.y && s.holdMin.z <= s.holdMax.z))
@@ -64,7 +72,23 @@ Result<DeformSettings> deformSettingsFrom(const DeformArgs& a) {
   s.materialAxis = {a.axis[0], a.axis[1], a.axis[2]};
   if (!(glm::length(s.materialAxis) > 0.0f)) return Error{"--axis: give a non-zero direction x,y,z"};
   s.volume = !a.noVolume;
+  for (size_t i = 0; i < a.regions.size(); ++i) {
+    Result<DeformRegion> r = parseDeformRegion(a.regions[i]);
+    if (!r) return Error{"--region " + std::to_string(i + 1) + " ('" + a.regions[i] + "'): " + r.error().message};
+    s.regions.push_back(*r);
+  }
+  if (!s.regions.empty() && s.solver != SolverKind::Pbd && s.solver != SolverKind::Xpbd)
+    return Error{"--region: regions set strain-based stiffness, which only --solver xpbd or pbd use (VBD and AVBD "
+                 "solve the isotropic Neo-Hookean energy)"};
   return s;
+}
+
+Status loadDeformHold(const DeformArgs& a, size_t restVertices, DeformSettings& s) {
+  if (a.holdVertices.empty()) return Ok{};
+  Result<std::vector<uint8_t>> held = loadHeldVertices(a.holdVertices, restVertices);
+  if (!held) return Error{"--hold-vertices: " + held.error().message};
+  s.painted = std::move(*held);
+  return Ok{};
 }
 
 void resolveDeformPaths(std::string& rest, std::string& anim, const std::vector<std::filesystem::path>& assetDirs) {
@@ -92,6 +116,7 @@ int runDeformCommand(const DeformArgs& a) {
   if (!settings) return fail(settings.error().message);
   Result<SurfaceMesh> rest = loadDeformRestMesh(a.rest);
   if (!rest) return fail(rest.error().message);
+  if (Status s = loadDeformHold(a, rest->positions.size(), *settings); !s) return fail(s.error().message);
   Result<AnimSequence> sequence = findAnimSequence(a.anim);
   if (!sequence) return fail(sequence.error().message);
   const std::string restName = std::filesystem::path(a.rest).filename().string();

@@ -22,8 +22,10 @@ struct DeformArgs {
   float tolerance = 1.0e-3f;     // relative residual
   int pass = 10;                 // iterations between residual checks
   std::string start = "animated";  // animated | previous
-  std::string hold = "none";       // none | all | box
+  std::string hold = "none";       // none | all | box | painted
   std::array<float, 6> holdBox{0, 0, 0, 0, 0, 0};  // x0 y0 z0 x1 y1 z1, rest space
+  std::string holdVertices;        // painted: the held vertices' file (core/deform/held_vertices.h)
+  std::vector<std::string> regions;  // --region SPEC each (deform_region_flag.h)
   float attract = 0.0f;          // [1/s^2]
   float youngs = 1.0e6f, poisson = 0.45f, density = 1000.0f;
   std::array<float, 3> stretch{1, 1, 1}, shear{1, 1, 1}, restScale{1, 1, 1}, axis{1, 0, 0};
@@ -41,8 +43,10 @@ struct DeformArgs {
   bool window = false;           // open the window in deformer mode instead (with --screenshot: headless)
 };
 
-// The deformer's settings the flags describe; errors name the flag.
+// The deformer's settings the flags describe; errors name the flag. The
+// painted hold needs the rest mesh: loadDeformHold fills it in.
 Result<DeformSettings> deformSettingsFrom(const DeformArgs& args);
+Status loadDeformHold(const DeformArgs& args, size_t restVertices, DeformSettings& settings);
 
 // A rest mesh is also looked up in the asset folders (like --mesh), and a
 // relative animation pattern whose frames are not found as typed in each of them.

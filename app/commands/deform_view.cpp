@@ -70,6 +70,24 @@ void DeformRow::draw(const Renderer& renderer, const OrbitCamera& camera, glm::i
   renderer.render(camera, size, meshes, settings, colors);
 }
 
+std::optional<glm::vec3> DeformRow::pickRestPoint(const Ray& ray, const SurfaceMesh& rest,
+                                                  std::span<const glm::vec3> animated, std::span<const glm::vec3> solved,
+                                                  const std::array<bool, 3>& show) const {
+  const std::span<const glm::vec3> bodies[3] = {rest.positions, animated, solved};
+  std::optional<SurfaceHit> best;
+  for (size_t i = 0; i < 3; ++i) {
+    if (!show[i] || bodies[i].size() != rest.positions.size()) continue;
+    // The ray moved into the body's own frame instead of the body into the ray's.
+    const Ray local{ray.origin - offsets_[i], ray.direction};
+    std::optional<SurfaceHit> hit = pickSurface(local, bodies[i], rest.triangles);
+    if (hit && (!best || hit->t < best->t)) best = hit;
+  }
+  if (!best) return std::nullopt;
+  const glm::uvec3 t = rest.triangles[best->triangle];
+  return best->barycentric.x * rest.positions[t.x] + best->barycentric.y * rest.positions[t.y] +
+         best->barycentric.z * rest.positions[t.z];
+}
+
 void DeformRow::frame(OrbitCamera& camera, float aspect) const {
   const glm::vec3 sceneLo = lo_ + offsets_[0], sceneHi = hi_ + offsets_[2];
   // fitToBounds sets the zoom limits; its bounding-sphere fit leaves a wide row small.

@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include <glm/vec3.hpp>
 
 #include "app/output/screenshot.h"
+#include "app/render/picking.h"
 #include "app/render/renderer.h"
 #include "core/mesh/tet_mesh.h"
 #include "core/result.h"
@@ -48,6 +50,13 @@ class DeformRow {
             const std::array<bool, 3>& show) const;
   // Faces the row from the front, a little above, close enough that it fills the width.
   void frame(OrbitCamera& camera, float aspect) const;
+  // Where body i (0 rest, 1 animated, 2 solved) is drawn: its positions plus this [m].
+  glm::vec3 offset(size_t body) const { return offsets_[body]; }
+  // The nearest shown body under the ray, as the REST-space point of the hit
+  // (the hit's barycentrics on the rest triangle): what a brush or a region
+  // picks, whichever body was clicked. nullopt on a miss.
+  std::optional<glm::vec3> pickRestPoint(const Ray& ray, const SurfaceMesh& rest, std::span<const glm::vec3> animated,
+                                         std::span<const glm::vec3> solved, const std::array<bool, 3>& show) const;
 
  private:
   DeformRow() = default;

@@ -1,11 +1,14 @@
 #include "app/ui/deform_panel.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 #include <imgui.h>
 
 #include <glm/geometric.hpp>
 
+#include "app/commands/deform_region_flag.h"
 #include "app/ui/solver_panel.h"
 #include "core/session/deform_session.h"
 
@@ -27,8 +30,130 @@ void drawOpener(DeformUiState& state, DeformActions& actions) {
   if (ImGui::Button("Open in the deformer")) actions.open = true;
 }
 
+// Which animated vertices are held: none, all, a box, or painted with the
+// brush (drawn over the bodies by the app: App::drawDeformOverlay).
+bool drawHold(DeformSession& d, DeformUiState& state, DeformActions& actions) {
+  DeformSettings& s = d.settings();
+  bool changed = false;
+  int hold = int(s.hold);
+  const char* holds[] = {"none", "all animated", "box (rest space)", "painted"};
+  if (ImGui::Combo("hold", &hold, holds, 4)) {
+    s.hold = DeformHold(hold);
+    changed = true;
+  }
+  itemTooltip("Animated (surface) vertices held exactly on the animation. All: only the interior relaxes. "
+              "Painted: the vertices you paint with the brush on any of the bodies.");
+  if (s.hold == DeformHold::Box) {
+    changed |= ImGui::DragFloat3("box min", &s.holdMin.x, 0.01f);
+    changed |= ImGui::DragFloat3("box max", &s.holdMax.x, 0.01f);
+  }
+  if (s.hold != DeformHold::Painted) return changed;
+  size_t held = 0;
+  for (uint8_t h : s.painted) held += h ? 1 : 0;
+  ImGui::TextColored(kDim, "%zu of %zu vertices painted (yellow dots)", held, d.rest().positions.size());
+  int brush = int(state.brush);
+  ImGui::RadioButton("orbit", &brush, int(DeformUiState::Brush::Off));
+  ImGui::SameLine();
+  ImGui::RadioButton("paint", &brush, int(DeformUiState::Brush::Paint));
+  ImGui::SameLine();
+  ImGui::RadioButton("erase", &brush, int(DeformUiState::Brush::Erase));
+  state.brush = DeformUiState::Brush(brush);
+  itemTooltip("Paint or erase: a left drag on a body marks the vertices within the brush radius (the frame is "
+              "solved again when you let go). Orbit: the left drag turns the camera.");
+  ImGui::DragFloat("brush radius", &state.brushRadius, 0.001f, 1e-4f, 100.0f, "%.3f m", ImGuiSliderFlags_Logarithmic);
+  if (ImGui::Button("paint all")) {
+    s.painted.assign(d.rest().positions.size(), 1);
+    changed = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("clear")) {
+    s.painted.assign(d.rest().positions.size(), 0);
+    changed = true;
+  }
+  ImGui::InputText("hold file", state.holdFile, sizeof state.holdFile);
+  itemTooltip("One vertex number per line, as in the rest OBJ: `tetlab deform --hold-vertices FILE` reads it.");
+  if (ImGui::Button("save hold")) actions.saveHold = std::string(state.holdFile);
+  ImGui::SameLine();
+  if (ImGui::Button("load hold")) actions.loadHold = std::string(state.holdFile);
+  return changed;
+}
+
+// PBD/XPBD regions: boxes of the rest shape whose tets take their own
+// stiffness; each is printed as the `--region` flag that reproduces it.
+bool drawRegions(DeformSession& d) {
+  DeformSettings& s = d.settings();
+  bool changed = false;
+  const DeformFrameReport& r = d.report();
+  int remove = -1;
+  for (size_t i = 0; i < s.regions.size(); ++i) {
+    DeformRegion& g = s.regions[i];
+    ImGui::PushID(int(i));
+    const std::string label = (g.name.empty() ? "region " + std::to_string(i + 1) : g.name) + "###region";
+    const bool open = ImGui::TreeNode(label.c_str());
+    ImGui::SameLine();
+    if (i < r.regionTets.size() && g.enabled) ImGui::TextColored(kDim, "%u tets", r.regionTets[i]);
+    else ImGui::TextColored(kDim, "off");
+    if (open) {
+      char name[64];
+      std::snprintf(name, sizeof name, "%s", g.name.c_str());
+      if (ImGui::InputText("name", name, sizeof name)) {
+        g.name = name;
+        g.name.erase(std::remove(g.name.begin(), g.name.end(), ';'), g.name.end());  // the flag's separator
+      }
+      changed |= ImGui::Checkbox("on", &g.enabled);
+      ImGui::SameLine();
+      if (ImGui::SmallButton("remove")) remove = int(i);
+      changed |= ImGui::DragFloat3("min", &g.min.x, 0.005f, -1e6f, 1e6f, "%.3f");
+      changed |= ImGui::DragFloat3("max", &g.max.x, 0.005f, -1e6f, 1e6f, "%.3f");
+      itemTooltip("Rest-space box: the tets whose rest centre lies inside take this region's values.");
+      changed |= ImGui::DragFloat3("stretch x,y,z", &g.stretchScale.x, 0.01f, 0.0f, 100.0f, "%.2f");
+      changed |= ImGui::DragFloat3("shear xy,xz,yz", &g.shearScale.x, 0.01f, 0.0f, 100.0f, "%.2f");
+      changed |= ImGui::DragFloat3("rest scale", &g.restScale.x, 0.005f, 0.1f, 10.0f, "%.3f");
+      if (ImGui::DragFloat3("material x axis", &g.materialAxis.x, 0.01f, -1.0f, 1.0f, "%.2f")) {
+        if (!(glm::length(g.materialAxis) > 0.0f)) g.materialAxis = glm::vec3(1.0f, 0.0f, 0.0f);
+        changed = true;
+      }
+      changed |= ImGui::DragFloat("volume", &g.volumeScale, 0.01f, 0.0f, 100.0f, "%.2f x K");
+      itemTooltip("Tet volume stiffness in this region, times the bulk modulus (0: none).");
+      g.min = glm::min(g.min, g.max);
+      ImGui::TreePop();
+    }
+    ImGui::PopID();
+  }
+  if (remove >= 0) {
+    s.regions.erase(s.regions.begin() + remove);
+    changed = true;
+  }
+  if (s.regions.size() < 254 && ImGui::Button("add region")) {
+    // Starts as the body: its values over the rest shape's lower half (x).
+    DeformRegion g;
+    g.name = "region " + std::to_string(s.regions.size() + 1);
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (const glm::vec3& p : d.rest().positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
+    g.min = lo - 1e-3f;
+    g.max = glm::vec3(0.5f * (lo.x + hi.x), hi.y + 1e-3f, hi.z + 1e-3f);
+    g.stretchScale = s.stretchScale;
+    g.shearScale = s.shearScale;
+    g.restScale = s.restScale;
+    g.materialAxis = s.materialAxis;
+    g.volumeScale = s.volume ? 1.0f : 0.0f;
+    s.regions.push_back(g);
+    changed = true;
+  }
+  itemTooltip("A box of the rest shape (drawn as an orange frame on the rest body) with its own stiffness.");
+  if (!s.regions.empty()) {
+    std::string flags;
+    for (const DeformRegion& g : s.regions)
+      if (g.enabled) flags += (flags.empty() ? "--region '" : " --region '") + deformRegionSpec(g) + "'";
+    ImGui::InputText("as flags", flags.data(), flags.size() + 1, ImGuiInputTextFlags_ReadOnly);
+    itemTooltip("The same regions for `tetlab deform` (select and copy).");
+  }
+  return changed;
+}
+
 // The deformer's settings; true when one changed.
-bool drawSettings(DeformSettings& s) {
+bool drawSettings(DeformSession& d, DeformUiState& state, DeformActions& actions) {
+  DeformSettings& s = d.settings();
   bool changed = false;
   int solver = int(s.solver);
   const char* solvers[] = {"PBD", "XPBD", "VBD", "AVBD"};
@@ -47,17 +172,7 @@ bool drawSettings(DeformSettings& s) {
     s.start = DeformStart(start);
     changed = true;
   }
-  int hold = int(s.hold);
-  const char* holds[] = {"none", "all animated", "box (rest space)"};
-  if (ImGui::Combo("hold", &hold, holds, 3)) {
-    s.hold = DeformHold(hold);
-    changed = true;
-  }
-  itemTooltip("Animated (surface) vertices held exactly on the animation. All: only the interior relaxes.");
-  if (s.hold == DeformHold::Box) {
-    changed |= ImGui::DragFloat3("box min", &s.holdMin.x, 0.01f);
-    changed |= ImGui::DragFloat3("box max", &s.holdMax.x, 0.01f);
-  }
+  changed |= drawHold(d, state, actions);
   changed |= ImGui::DragFloat("attraction", &s.attraction, 1.0f, 0.0f, 1e7f, "%.3g /s^2", ImGuiSliderFlags_Logarithmic);
   itemTooltip("Pull of every free vertex toward its animated position, per unit mass (0: none; the frame then "
               "relaxes from the animation toward the rest shape).");
@@ -76,6 +191,10 @@ bool drawSettings(DeformSettings& s) {
     }
     itemTooltip("The direction of the material's x axis in the rest shape (fibres); y and z follow at right angles.");
     changed |= ImGui::Checkbox("volume", &s.volume);
+    if (ImGui::TreeNode("Regions")) {
+      changed |= drawRegions(d);
+      ImGui::TreePop();
+    }
   }
   changed |= ImGui::DragFloat3("gravity", &s.gravity.x, 0.1f, -100.0f, 100.0f, "%.2f");
   return changed;
@@ -89,6 +208,7 @@ void drawReport(const DeformSession& d) {
   ImGui::Text("volume: animated %+.2f %%, solved %+.2f %%", 100.0 * r.volumeError(r.animatedVolume),
               100.0 * r.volumeError(r.solvedVolume));
   ImGui::TextColored(kDim, "%zu tets, solve %.0f ms", d.deformer().tetCount(), d.lastSolveMs());
+  if (r.heldVertices > 0) ImGui::TextColored(kDim, "%u animated vertices held", r.heldVertices);
 }
 
 }  // namespace
@@ -116,7 +236,7 @@ DeformActions drawDeformPanel(DeformSession* session, DeformUiState& state) {
   ImGui::Separator();
   drawReport(d);
   ImGui::Separator();
-  actions.resolve = drawSettings(d.settings());
+  actions.resolve = drawSettings(d, state, actions);
   ImGui::Separator();
   ImGui::TextUnformatted("draw:");
   ImGui::SameLine();

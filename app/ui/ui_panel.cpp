@@ -200,7 +200,7 @@ UiActions drawUiPanel(const UiPanelInput& in, RenderSettings& settings, ViewSett
   return actions;
 }
 
-void drawViewportHint(glm::vec2 displaySize, bool deformer) {
+void drawViewportHint(glm::vec2 displaySize, const char* deformerDrag) {
   ImGui::SetNextWindowPos(ImVec2(viewCenterX(displaySize.x), displaySize.y - 8.0f), ImGuiCond_Always,
                           ImVec2(0.5f, 1.0f));
   ImGui::SetNextWindowBgAlpha(0.45f);
@@ -208,9 +208,10 @@ void drawViewportHint(glm::vec2 displaySize, bool deformer) {
                                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
   ImGui::Begin("##hint", nullptr, flags);
-  if (deformer) {
+  if (deformerDrag) {
     // The deformer's bodies are not simulated: nothing to pull or pin.
-    ImGui::TextColored(kDimColor, "drag: orbit   right-drag: pan   wheel: zoom   space: play/pause   F: fit   F12: shot");
+    ImGui::TextColored(kDimColor, "drag: %s   right-drag: pan   wheel: zoom   space: play/pause   F: fit   F12: shot",
+                       deformerDrag);
   } else {
     ImGui::TextColored(kDimColor,
                        "drag body: pull   shift-click: pin/unpin   ctrl-drag: move collider   drag elsewhere: orbit   right-drag: pan");

@@ -100,6 +100,7 @@ float panelRight();
 
 // One line at the bottom of the 3D view saying how to drag, pin, step and move
 // the camera, centred on the area the panel leaves free.
-void drawViewportHint(glm::vec2 displaySize, bool deformer = false);  // deformer: its own keys
+// deformerDrag: in the deformer, what a left drag does there ("orbit", "paint hold", ...); null: the simulation's keys.
+void drawViewportHint(glm::vec2 displaySize, const char* deformerDrag = nullptr);
 
 }  // namespace tetlab

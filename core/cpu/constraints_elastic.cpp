@@ -19,13 +19,16 @@ void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
   // its net corner moves go to jacobiDelta as ONE contribution per corner,
   // and x is left as it was so the next tet starts from the same positions.
   std::vector<glm::vec4>* jacobi = ctx.jacobiDelta;
+  const StrainRegions* regions = ctx.strainRegions && !ctx.strainRegions->empty() ? ctx.strainRegions : nullptr;
   for (uint32_t t = begin; t < end; ++t) {
     const glm::uvec4 ids = model.tets[t];
+    const uint8_t set = regions && t < regions->tetSet.size() ? regions->tetSet[t] : 0u;
+    const clm::PbStrain& strain = set > 0 && set <= regions->sets.size() ? regions->sets[set - 1] : ctx.params.strain;
     glm::vec4 q[4];
     for (int k = 0; k < 4; ++k) q[k] = X[ids[k]];
     const glm::mat3& D = model.DmInv[t];
     clm::PbResiduals res{};
-    clm::pb_tet_constraints(ctx.params, t, q, clm::mat3_cols(D[0], D[1], D[2]),
+    clm::pb_tet_constraints(ctx.params, &strain, t, q, clm::mat3_cols(D[0], D[1], D[2]),
                             clm::pb_body_load(ctx.bodies.data(), model.tetBody[t]), model.restVolume[t], lambda,
                             &res);
     addResiduals(ctx, res.r, res.n);

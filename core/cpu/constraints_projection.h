@@ -28,6 +28,7 @@
 #include <glm/vec4.hpp>
 
 #include "core/cpu/constraints_setup.h"
+#include "core/cpu/strain_regions.h"
 #include "core/model/sim_model.h"
 #include "core/sim/collider_records.h"
 #include "core/sim/solver_settings.h"
@@ -51,6 +52,8 @@ struct ProjectionContext {
   // Tethers: anchor vertex and maximum length per vertex (anchor ~0u: none).
   const std::vector<uint32_t>* tetherAnchor = nullptr;
   const std::vector<float>* tetherLength = nullptr;
+  // Tets with strain parameters of their own (the deformer's regions); null: PbParams::strain for all.
+  const StrainRegions* strainRegions = nullptr;
   // Residual of the current iteration: sum of squared dimensionless residuals.
   double residualSq = 0.0;
   uint32_t residualCount = 0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/cpu/strain_regions.h"
 #include "core/model/body_constants.h"
 #include "core/model/cloth_membrane.h"
 
@@ -95,15 +96,7 @@ clm::PbParams makePbParams(const SimModel& model, const SolverSettings& settings
   p.lambdaMembranes = L.membranes;
   p.jacobiOmega = settings.pbd.jacobiOmega;
   const PositionBasedConstraintParams& pb = settings.positionBased;
-  for (int i = 0; i < 3; ++i) {
-    p.stretchScale[i] = pb.stretchScale[i];
-    p.shearScale[i] = pb.shearScale[i];
-    p.strainRest[i] = pb.restScale[i];
-  }
-  p.strainFrameOn = strainFrameIsIdentity(pb.materialAxis) ? 0u : 1u;
-  const glm::mat3 R = strainMaterialFrame(pb.materialAxis);
-  for (int c = 0; c < 3; ++c)
-    for (int r = 0; r < 3; ++r) p.strainFrame[3 * c + r] = R[c][r];
+  p.strain = makePbStrain(pb.stretchScale, pb.shearScale, pb.restScale, pb.materialAxis, 1.0f);
   return p;
 }
 

@@ -21,9 +21,9 @@ namespace tetlab {
 
 // The kernels take these by value: the layout rule of layout.clh (4-byte
 // scalars, padded to 16 bytes), checked on the device by tests/gpu/pb_layout_probe_test.cpp.
-static_assert(sizeof(clm::PbParams) == 144, "PbParams: update pb_layout.clh's padding and the device probe");
+static_assert(sizeof(clm::PbParams) == 160, "PbParams: update pb_layout.clh's padding and the device probe");
 static_assert(sizeof(clm::PbAttachment) == 96, "PbAttachment: update pb_layout.clh's padding and the device probe");
-static_assert(sizeof(clm::PbGroupParams) == 368, "PbGroupParams: update pb_layout.clh's padding and the device probe");
+static_assert(sizeof(clm::PbGroupParams) == 384, "PbGroupParams: update pb_layout.clh's padding and the device probe");
 
 enum class ProjectionMode : uint8_t { Xpbd, Pbd };
 

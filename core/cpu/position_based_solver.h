@@ -42,6 +42,9 @@ class PositionBasedSolver : public Solver {
     iterate(model, settings, h, state, out);
   }
 
+  // Tets with strain parameters of their own (kept by the caller, null: none).
+  void setStrainRegions(const StrainRegions* regions) { strainRegions_ = regions; }
+
  protected:
   virtual ProjectionMode mode() const = 0;
   // XPBD: multipliers start at zero every substep (Eq. 17-18); PBD keeps none.
@@ -59,6 +62,7 @@ class PositionBasedSolver : public Solver {
     ctx_.tetherAnchor = &tethers_.anchor;
     ctx_.tetherLength = &tethers_.length;
     ctx_.jacobiDelta = nullptr;
+    ctx_.strainRegions = strainRegions_;
     beforeIterations(settings, state);
     runProjectionIterations(ctx_, settings.step.iterations, out.residualHistory);
     out.maxViolation = std::max(out.maxViolation, hardConstraintViolation(ctx_));
@@ -66,6 +70,7 @@ class PositionBasedSolver : public Solver {
   }
 
   TetherCache tethers_;
+  const StrainRegions* strainRegions_ = nullptr;
 };
 
 }  // namespace tetlab

@@ -6,6 +6,9 @@
 #include <span>
 #include <unordered_map>
 
+#include <glm/geometric.hpp>
+
+#include "core/cpu/position_based_solver.h"
 #include "core/mesh/tetrahedralize.h"
 #include "core/model/model_builder.h"
 #include "core/scene/scene_build.h"
@@ -220,7 +223,9 @@ SolverSettings Deformer::solverSettings(const DeformSettings& s, float h) const 
   const bool positionBased = s.solver == SolverKind::Pbd || s.solver == SolverKind::Xpbd;
   on.neoHookean = !positionBased;
   on.strainBased = positionBased;
-  on.tetVolume = positionBased && s.volume;
+  bool regionVolume = false;
+  for (const DeformRegion& r : s.regions) regionVolume = regionVolume || (r.enabled && r.volumeScale > 0.0f);
+  on.tetVolume = positionBased && (s.volume || regionVolume);
   out.positionBased.stretchScale = s.stretchScale;
   out.positionBased.shearScale = s.shearScale;
   out.positionBased.restScale = s.restScale;
@@ -229,6 +234,41 @@ SolverSettings Deformer::solverSettings(const DeformSettings& s, float h) const 
   out.vbd.initialGuess = VbdInitialGuess::PreviousPosition;
   out.avbd.primal.initialGuess = VbdInitialGuess::PreviousPosition;
   return out;
+}
+
+void Deformer::assignRegions(const DeformSettings& s, DeformFrameReport& report) {
+  regions_ = {};
+  report.regionTets.assign(s.regions.size(), 0u);
+  const bool positionBased = s.solver == SolverKind::Pbd || s.solver == SolverKind::Xpbd;
+  // Set 1 is the body's own parameters (its volume on or off); regions follow.
+  constexpr size_t kMaxRegions = 254;
+  if (positionBased && !s.regions.empty()) {
+    const SimModel& m = *model_;
+    regions_.sets.push_back(
+        makePbStrain(s.stretchScale, s.shearScale, s.restScale, s.materialAxis, s.volume ? 1.0f : 0.0f));
+    std::vector<int> setOf(s.regions.size(), -1);
+    for (size_t r = 0; r < s.regions.size() && r < kMaxRegions; ++r) {
+      const DeformRegion& g = s.regions[r];
+      if (!g.enabled) continue;
+      setOf[r] = int(regions_.sets.size()) + 1;
+      const glm::vec3 axis = glm::length(g.materialAxis) > 0.0f ? g.materialAxis : glm::vec3(1.0f, 0.0f, 0.0f);
+      regions_.sets.push_back(makePbStrain(g.stretchScale, g.shearScale, g.restScale, axis, g.volumeScale));
+    }
+    regions_.tetSet.assign(m.tets.size(), uint8_t(1));
+    for (size_t t = 0; t < m.tets.size(); ++t) {
+      const glm::uvec4 ids = m.tets[t];
+      const glm::vec3 c = 0.25f * (m.restPositions[ids.x] + m.restPositions[ids.y] + m.restPositions[ids.z] +
+                                   m.restPositions[ids.w]);
+      int in = -1;
+      for (size_t r = 0; r < setOf.size(); ++r)
+        if (setOf[r] > 0 && insideBox(c, s.regions[r].min, s.regions[r].max)) in = int(r);
+      if (in < 0) continue;
+      regions_.tetSet[t] = uint8_t(setOf[size_t(in)]);
+      ++report.regionTets[size_t(in)];
+    }
+  }
+  if (auto* pb = dynamic_cast<PositionBasedSolver*>(solver_.get()))
+    pb->setStrainRegions(regions_.empty() ? nullptr : &regions_);
 }
 
 DeformFrameReport Deformer::solveFrame(std::span<const glm::vec3> animated, const DeformSettings& s) {
@@ -249,10 +289,16 @@ DeformFrameReport Deformer::solveFrame(std::span<const glm::vec3> animated, cons
     recomputeLumpedMass(m, {});
   }
   if (!solver_ || solver_->kind() != s.solver) solver_ = makeCpuSolver(s.solver);
+  assignRegions(s, report);
   fillTargets(animated);
   const bool fromPrevious = s.start == DeformStart::Previous && havePrevious_;
-  if (!fromPrevious && s.gravity == glm::vec3(0.0f) &&
-      std::equal(animated.begin(), animated.end(), rest_.positions.begin())) {
+  // A rest-length scale moves the equilibrium away from the rest shape.
+  bool restIsEquilibrium = s.gravity == glm::vec3(0.0f);
+  if (s.solver == SolverKind::Pbd || s.solver == SolverKind::Xpbd) {
+    restIsEquilibrium = restIsEquilibrium && s.restScale == glm::vec3(1.0f);
+    for (const DeformRegion& r : s.regions) restIsEquilibrium = restIsEquilibrium && (!r.enabled || r.restScale == glm::vec3(1.0f));
+  }
+  if (!fromPrevious && restIsEquilibrium && std::equal(animated.begin(), animated.end(), rest_.positions.begin())) {
     // The rest pose solves itself; its residual is float noise that no
     // number of iterations lowers by the tolerance.
     for (size_t i = 0; i < state_.x.size(); ++i)
@@ -267,12 +313,18 @@ DeformFrameReport Deformer::solveFrame(std::span<const glm::vec3> animated, cons
 
   const float h = s.attraction > 0.0f ? 1.0f / std::sqrt(s.attraction) : relaxStep_;
   const size_t n = m.restPositions.size();
-  for (uint32_t i = 0; i < n; ++i) {
+  std::vector<uint8_t> heldMask(n, 0);
+  for (size_t sv = 0; sv < surfaceVertex_.size(); ++sv) {
+    const uint32_t i = surfaceVertex_[sv];
     bool held = false;
-    if (isSurface_[i]) {
-      if (s.hold == DeformHold::All) held = true;
-      if (s.hold == DeformHold::Box) held = insideBox(m.restPositions[i], s.holdMin, s.holdMax);
-    }
+    if (s.hold == DeformHold::All) held = true;
+    if (s.hold == DeformHold::Box) held = insideBox(m.restPositions[i], s.holdMin, s.holdMax);
+    if (s.hold == DeformHold::Painted) held = sv < s.painted.size() && s.painted[sv] != 0;
+    if (held && !heldMask[i]) ++report.heldVertices;
+    heldMask[i] = heldMask[i] || held;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    const bool held = heldMask[i] != 0;
     const glm::vec3 start = held || !fromPrevious ? targets_[i] : glm::vec3(previous_[i]);
     const float w = held || !(m.mass[i] > 0.0f) ? 0.0f : 1.0f / m.mass[i];
     state_.x[i] = glm::vec4(start, w);

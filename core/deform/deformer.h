@@ -41,6 +41,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "core/cpu/strain_regions.h"
 #include "core/mesh/tet_mesh.h"
 #include "core/model/material.h"
 #include "core/model/sim_model.h"
@@ -52,7 +53,23 @@
 namespace tetlab {
 
 enum class DeformStart : uint8_t { Animated, Previous };  // where each frame's iterations start
-enum class DeformHold : uint8_t { None, All, Box };       // which animated (surface) vertices are held hard
+// Which animated (surface) vertices are held hard: none, all, those in a
+// rest-space box, or those painted (DeformSettings::painted).
+enum class DeformHold : uint8_t { None, All, Box, Painted };
+
+// A box of the rest shape whose tets (those whose rest centroid lies inside)
+// take strain parameters of their own, PBD/XPBD: a stiffer bone, a softer
+// belly, fibres turned another way. Where regions overlap the later one wins.
+struct DeformRegion {
+  std::string name;
+  bool enabled = true;
+  glm::vec3 min{0.0f}, max{0.0f};             // rest space [m]
+  glm::vec3 stretchScale{1.0f};               // per material axis, times E (0: off)
+  glm::vec3 shearScale{1.0f};                 // xy, xz, yz, times mu (0: off)
+  glm::vec3 restScale{1.0f};                  // the stretch each material axis relaxes to [-]
+  glm::vec3 materialAxis{1.0f, 0.0f, 0.0f};   // the region's material x axis in the rest shape
+  float volumeScale = 1.0f;                   // tet volume stiffness, times the bulk modulus (0: off)
+};
 
 struct DeformSettings {
   SolverKind solver = SolverKind::Vbd;
@@ -63,6 +80,7 @@ struct DeformSettings {
   DeformStart start = DeformStart::Animated;
   DeformHold hold = DeformHold::None;
   glm::vec3 holdMin{0.0f}, holdMax{0.0f};  // Box: held animated vertices, by REST position [m]
+  std::vector<uint8_t> painted;            // Painted: 1 per held vertex of the rest mesh, in its order
   float attraction = 0.0f;               // k_a: pull of every free vertex toward its target, per unit mass [1/s^2]
   glm::vec3 gravity{0.0f};               // [m/s^2]
   // PBD/XPBD: strain-based stiffness per rest axis as multiples of E (stretch
@@ -73,6 +91,7 @@ struct DeformSettings {
   glm::vec3 restScale{1.0f};                     // stretch target per material axis (1: the rest length)
   glm::vec3 materialAxis{1.0f, 0.0f, 0.0f};      // the material x axis in the rest shape (fibres, grain)
   bool volume = true;
+  std::vector<DeformRegion> regions;             // PBD/XPBD: tets with parameters of their own
 };
 
 struct DeformFrameReport {
@@ -86,6 +105,8 @@ struct DeformFrameReport {
   double restVolume = 0.0;      // by the rest surface [m^3]
   bool finite = true;           // false: the solve produced NaN/inf (the frame's start is kept)
   std::string problem;          // when !finite
+  std::vector<uint32_t> regionTets;  // tets in each of DeformSettings::regions (PBD/XPBD, enabled ones)
+  uint32_t heldVertices = 0;         // animated vertices held hard this frame
   double volumeError(double v) const { return restVolume > 0.0 ? (v - restVolume) / restVolume : 0.0; }
 };
 
@@ -118,6 +139,8 @@ class Deformer {
   Deformer() = default;
   void fillTargets(std::span<const glm::vec3> animated);
   SolverSettings solverSettings(const DeformSettings& s, float h) const;
+  // The regions' per-tet strain sets (none without regions or for VBD/AVBD).
+  void assignRegions(const DeformSettings& s, DeformFrameReport& report);
 
   SurfaceMesh rest_;
   std::unique_ptr<SimModel> model_;  // stable address: the solver may keep pointers into it
@@ -130,6 +153,7 @@ class Deformer {
   float relaxStep_ = 1.0f;  // h with no attraction [s]
   State state_;
   std::unique_ptr<Solver> solver_;
+  StrainRegions regions_;  // the solver keeps a pointer to it
   std::vector<glm::vec3> targets_;
   std::vector<glm::vec3> solvedSurface_;
   std::vector<glm::vec4> previous_;

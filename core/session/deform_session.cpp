@@ -3,6 +3,7 @@
 #include <chrono>
 #include <system_error>
 
+#include <glm/geometric.hpp>
 
 namespace tetlab {
 
@@ -53,6 +54,22 @@ Status DeformSession::solveShown() {
 }
 
 Status DeformSession::resolve() { return solveShown(); }
+
+size_t DeformSession::paintHold(glm::vec3 restPoint, float radius, bool erase) {
+  const std::vector<glm::vec3>& rest = deformer_->restSurface().positions;
+  settings_.painted.resize(rest.size(), 0);
+  settings_.hold = DeformHold::Painted;
+  const float r2 = radius * radius;
+  const uint8_t value = erase ? 0 : 1;
+  size_t changed = 0;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    const glm::vec3 d = rest[i] - restPoint;
+    if (glm::dot(d, d) > r2 || settings_.painted[i] == value) continue;
+    settings_.painted[i] = value;
+    ++changed;
+  }
+  return changed;
+}
 
 void DeformSession::advance(double wallSeconds) {
   if (exporting()) {

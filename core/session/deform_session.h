@@ -48,6 +48,11 @@ class DeformSession {
   // Solve the shown frame again (after a settings edit).
   Status resolve();
   const DeformFrameReport& report() const { return report_; }
+  // The brush: marks (or clears) the painted hold of every rest vertex within
+  // `radius` of the rest-space point and switches the hold to Painted; returns
+  // how many vertices changed. The frame is not solved again (call resolve()
+  // when the stroke ends).
+  size_t paintHold(glm::vec3 restPoint, float radius, bool erase);
   double lastSolveMs() const { return solveMs_; }
 
   // ---- output ----

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "app/app.h"
+#include "app/render/picking.h"
 #include "core/deform/anim_sequence.h"
 #include "tests/app/app_test_util.h"
 
@@ -106,6 +107,88 @@ TEST(DeformApp, ABadAnimationIsReportedAndTheAppKeepsRunning) {
   EXPECT_EQ((*app)->deformer(), nullptr);
   (*app)->frame();
   EXPECT_EQ((*app)->finish(), 0);
+}
+
+InputEvent leftMouse(InputEvent::Type type, glm::vec2 cursor) {
+  InputEvent e;
+  e.type = type;
+  e.button = MouseButton::kLeft;
+  e.cursor = cursor;
+  return e;
+}
+
+// The hold brush: a stroke on the rest body paints the vertices within its
+// radius (of the rest point under the cursor), a stroke on the solved body
+// paints by the same rest-space point, the frame is solved again on release
+// with them held, and erase takes them off.
+TEST(DeformApp, TheBrushPaintsHeldVerticesOnAnyBody) {
+  const fs::path dir = writeSquashes("brush", 2);
+  Result<std::unique_ptr<App>> created = test::createApp(deformOptions(dir));
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  App& app = **created;
+  DeformSession& d = *app.deformer();
+  d.playing = false;
+  ASSERT_TRUE(d.showFrame(1).ok());
+  app.frame();
+  ASSERT_NE(app.deformRow(), nullptr);
+  app.deformUi().brush = DeformUiState::Brush::Paint;
+  app.deformUi().brushRadius = 0.15f;
+  const std::vector<glm::vec3>& rest = d.rest().positions;
+  // The centre of the rest body's front face (z = +0.5) faces the camera.
+  const glm::vec3 front(0.0f, 0.0f, 0.5f);
+  std::optional<glm::vec2> onRest = projectToScreen(app.camera(), front + app.deformRow()->offset(0), app.displaySize());
+  ASSERT_TRUE(onRest.has_value());
+  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonPress, *onRest));
+  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonRelease, *onRest));
+  app.frame();
+  ASSERT_EQ(d.settings().hold, DeformHold::Painted);
+  ASSERT_EQ(d.settings().painted.size(), rest.size());
+  size_t painted = 0;
+  for (size_t i = 0; i < rest.size(); ++i) {
+    const float r = glm::length(rest[i] - front);
+    if (d.settings().painted[i]) {
+      ++painted;
+      EXPECT_LT(r, 0.15f + 0.02f) << "vertex " << i << " painted " << r << " m from the stroke";
+    } else {
+      EXPECT_GT(r, 0.15f - 0.02f) << "vertex " << i << " missed " << r << " m from the stroke";
+    }
+  }
+  EXPECT_GE(painted, 1u);
+  EXPECT_EQ(d.report().heldVertices, painted);  // solved again on release, with them held
+  for (size_t i = 0; i < rest.size(); ++i)
+    if (d.settings().painted[i]) EXPECT_EQ(d.solved()[i], d.animated()[i]) << "vertex " << i;
+
+  // A stroke on the solved body's (squashed) front face paints by its rest point.
+  const glm::vec3 corner(0.3f, 0.1f, 0.5f);  // a front-face grid vertex
+  size_t cornerIndex = 0;
+  for (size_t i = 0; i < rest.size(); ++i)
+    if (glm::length(rest[i] - corner) < 1e-4f) cornerIndex = i;
+  ASSERT_FALSE(d.settings().painted[cornerIndex]);
+  app.deformUi().brushRadius = 0.02f;
+  std::optional<glm::vec2> onSolved =
+      projectToScreen(app.camera(), d.solved()[cornerIndex] + app.deformRow()->offset(2), app.displaySize());
+  ASSERT_TRUE(onSolved.has_value());
+  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonPress, *onSolved));
+  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonRelease, *onSolved));
+  app.frame();
+  EXPECT_TRUE(d.settings().painted[cornerIndex]);
+
+  // Erase where we painted first.
+  app.deformUi().brush = DeformUiState::Brush::Erase;
+  app.deformUi().brushRadius = 0.3f;
+  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonPress, *onRest));
+  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonRelease, *onRest));
+  app.frame();
+  for (size_t i = 0; i < rest.size(); ++i)
+    if (glm::length(rest[i] - front) < 0.28f) EXPECT_FALSE(d.settings().painted[i]) << "vertex " << i;
+  // Orbit again: a press no longer paints.
+  app.deformUi().brush = DeformUiState::Brush::Off;
+  const std::vector<uint8_t> before = d.settings().painted;
+  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonPress, *onSolved));
+  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonRelease, *onSolved));
+  app.frame();
+  EXPECT_EQ(d.settings().painted, before);
+  EXPECT_EQ(app.finish(), 0);
 }
 
 }  // namespace

@@ -11,8 +11,10 @@
 #include <string>
 
 #include "app/commands/deform_command.h"
+#include "app/commands/deform_region_flag.h"
 #include "app/commands/deform_view.h"
 #include "core/deform/anim_sequence.h"
+#include "core/deform/held_vertices.h"
 
 namespace tetlab {
 namespace {
@@ -106,6 +108,103 @@ TEST(DeformCommand, BadSettingsAreNamed) {
   testing::internal::CaptureStderr();
   EXPECT_EQ(runDeformCommand(a), 1);
   EXPECT_NE(testing::internal::GetCapturedStderr().find("nothing_0000.obj"), std::string::npos);
+}
+
+// A painted hold from the window's file: its vertices end exactly on the
+// animation in the exported frame; a file painted on a bigger mesh is named.
+TEST(DeformCommand, HoldVerticesFromAFileStayOnTheAnimation) {
+  Sequence seq("held");
+  seq.write(2);
+  const SurfaceMesh rest = *loadDeformRestMesh(kCube);
+  std::vector<uint8_t> held(rest.positions.size(), 0);
+  for (size_t i = 0; i < held.size(); ++i) held[i] = rest.positions[i].y > 0.45f ? 1 : 0;  // the top face
+  ASSERT_TRUE(saveHeldVertices(seq.dir / "held.txt", held, "cube_5.obj").ok());
+  DeformArgs a = seq.args();
+  a.holdVertices = (seq.dir / "held.txt").string();
+  testing::internal::CaptureStdout();
+  ASSERT_EQ(runDeformCommand(a), 0) << testing::internal::GetCapturedStdout();
+  testing::internal::GetCapturedStdout();
+  AnimSequence out{"", {seq.dir / "out" / "frame_0001.obj"}, 0};
+  AnimSequence in{"", {seq.dir / "anim" / "frame_0001.obj"}, 0};
+  const std::vector<glm::vec3> solved = *loadAnimFrame(out, 0, rest, "cube_5.obj");
+  const std::vector<glm::vec3> animated = *loadAnimFrame(in, 0, rest, "cube_5.obj");
+  size_t count = 0;
+  for (size_t i = 0; i < held.size(); ++i)
+    if (held[i]) {
+      EXPECT_NEAR(glm::length(solved[i] - animated[i]), 0.0f, 1e-5f) << "vertex " << i + 1;  // the OBJ's printed digits
+      ++count;
+    }
+  EXPECT_EQ(count, 36u);
+
+  std::ofstream(seq.dir / "big.txt") << "1\n" << rest.positions.size() + 5 << "\n";
+  a.holdVertices = (seq.dir / "big.txt").string();
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(runDeformCommand(a), 1);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("--hold-vertices: '" + a.holdVertices + "' line 2: vertex " +
+                     std::to_string(rest.positions.size() + 5) + " is outside"),
+            std::string::npos)
+      << err;
+  a.holdVertices.clear();
+  a.hold = "painted";
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(runDeformCommand(a), 1);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("--hold painted: give the held vertices with --hold-vertices"),
+            std::string::npos);
+}
+
+TEST(DeformRegionFlag, ReadsEveryKeyAndPrintsItBack) {
+  Result<DeformRegion> r = parseDeformRegion(
+      "name=belly;box=-1,-0.5,-1,0,0.5,1;stretch=0.05,1,2;shear=0.5,0.5,0.25;rest-scale=1.2,1,1;axis=0,1,0;volume=0");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->name, "belly");
+  EXPECT_EQ(r->min, glm::vec3(-1.0f, -0.5f, -1.0f));
+  EXPECT_EQ(r->max, glm::vec3(0.0f, 0.5f, 1.0f));
+  EXPECT_EQ(r->stretchScale, glm::vec3(0.05f, 1.0f, 2.0f));
+  EXPECT_EQ(r->shearScale, glm::vec3(0.5f, 0.5f, 0.25f));
+  EXPECT_EQ(r->restScale, glm::vec3(1.2f, 1.0f, 1.0f));
+  EXPECT_EQ(r->materialAxis, glm::vec3(0.0f, 1.0f, 0.0f));
+  EXPECT_EQ(r->volumeScale, 0.0f);
+  Result<DeformRegion> back = parseDeformRegion(deformRegionSpec(*r));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->name, r->name);
+  EXPECT_EQ(back->min, r->min);
+  EXPECT_EQ(back->stretchScale, r->stretchScale);
+  EXPECT_EQ(back->materialAxis, r->materialAxis);
+  // Only the box is required; the rest default to the body's values.
+  Result<DeformRegion> plain = parseDeformRegion("box=0,0,0,1,1,1");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->stretchScale, glm::vec3(1.0f));
+  EXPECT_EQ(plain->volumeScale, 1.0f);
+}
+
+TEST(DeformRegionFlag, BadSpecsSayWhatIsWrong) {
+  auto message = [](const std::string& spec) {
+    Result<DeformRegion> r = parseDeformRegion(spec);
+    return r.ok() ? std::string("(accepted)") : r.error().message;
+  };
+  EXPECT_NE(message("stretch=1,1,1").find("needs box="), std::string::npos);
+  EXPECT_NE(message("box=0,0,0,1,1").find("give 6 comma-separated numbers"), std::string::npos);
+  EXPECT_NE(message("box=1,0,0,0,1,1").find("each minimum at most its maximum"), std::string::npos);
+  EXPECT_NE(message("box=0,0,0,1,1,1;stretch=nan,1,1").find("'nan' is not a finite number"), std::string::npos);
+  EXPECT_NE(message("box=0,0,0,1,1,1;stretch=-1,1,1").find("-1 is outside 0..1e+06"), std::string::npos);
+  EXPECT_NE(message("box=0,0,0,1,1,1;axis=0,0,0").find("non-zero direction"), std::string::npos);
+  EXPECT_NE(message("box=0,0,0,1,1,1;colour=red").find("unknown key 'colour'"), std::string::npos);
+  EXPECT_NE(message("box=0,0,0,1,1,1;stretch").find("write key=value"), std::string::npos);
+
+  DeformArgs a;
+  a.solver = "xpbd";
+  a.regions = {"box=0,0,0,1,1,1", "box=0,0,0,1,1,1;shear=x,1,1"};
+  Result<DeformSettings> s = deformSettingsFrom(a);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("--region 2 ('box=0,0,0,1,1,1;shear=x,1,1'): shear=x,1,1: 'x' is not a finite number"),
+            std::string::npos)
+      << s.error().message;
+  a.regions = {"box=0,0,0,1,1,1"};
+  a.solver = "vbd";
+  s = deformSettingsFrom(a);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("only --solver xpbd or pbd"), std::string::npos);
 }
 
 }  // namespace

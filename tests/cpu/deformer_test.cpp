@@ -8,8 +8,12 @@
 #include <filesystem>
 #include <fstream>
 
+#include <glm/geometric.hpp>
+#include <glm/vector_relational.hpp>
+
 #include "core/deform/anim_sequence.h"
 #include "core/deform/deformer.h"
+#include "core/deform/held_vertices.h"
 
 namespace tetlab {
 namespace {
@@ -204,6 +208,146 @@ TEST(Deformer, HeldVerticesStayExactlyOnTheAnimation) {
     EXPECT_EQ(held, 36u);  // the 6 x 6 grid of that face
     EXPECT_GT(r.iterations, 0);
   }
+}
+
+// Painted holds: the same exactness for any set of vertices, here the
+// x = +0.5 face and one corner of the opposite face, painted by index.
+TEST(Deformer, PaintedVerticesStayExactlyOnTheAnimation) {
+  const SurfaceMesh rest = restCube();
+  Result<Deformer> d = Deformer::create(rest, Material{}, 1000);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  DeformSettings s;
+  s.solver = SolverKind::Xpbd;
+  s.maxIterations = 40;
+  s.hold = DeformHold::Painted;
+  s.painted.assign(rest.positions.size(), 0);
+  size_t corner = 0;
+  for (size_t i = 0; i < rest.positions.size(); ++i) {
+    if (rest.positions[i].x > 0.45f) s.painted[i] = 1;
+    if (glm::all(glm::lessThan(rest.positions[i], glm::vec3(-0.45f)))) corner = i;
+  }
+  s.painted[corner] = 1;
+  std::vector<glm::vec3> moved = scaled(rest, {1.3f, 0.8f, 1.0f});
+  DeformFrameReport r = d->solveFrame(moved, s);
+  ASSERT_TRUE(r.finite) << r.problem;
+  EXPECT_EQ(r.heldVertices, 37u);  // 6 x 6 face + the corner
+  for (size_t i = 0; i < rest.positions.size(); ++i) {
+    if (s.painted[i]) EXPECT_EQ(d->solvedSurface()[i], moved[i]) << "vertex " << i;
+  }
+  // Unpainted vertices moved off the animation toward the rest shape.
+  float largest = 0.0f;
+  for (size_t i = 0; i < rest.positions.size(); ++i)
+    if (!s.painted[i]) largest = std::max(largest, glm::length(d->solvedSurface()[i] - moved[i]));
+  EXPECT_GT(largest, 0.01f);
+}
+
+// Mean x of the solved surface vertices whose rest x is `x`.
+float solvedPlaneX(const Deformer& d, const SurfaceMesh& rest, float x) {
+  double sum = 0.0;
+  int n = 0;
+  for (size_t i = 0; i < rest.positions.size(); ++i)
+    if (std::abs(rest.positions[i].x - x) < 1e-4f) {
+      sum += d.solvedSurface()[i].x;
+      ++n;
+    }
+  return n ? float(sum / n) : 0.0f;
+}
+
+// A region's rest-length scale acts on its tets only. The x < -0.1 slab of
+// the cube (0.4 m at rest) grows 20 % along x while the rest keeps its 0.6 m:
+// the two strains are compatible (piecewise uniform along x), so nothing
+// fights and the solved lengths are 0.48 and 0.6 m. Tets are assigned by
+// their rest centroid, so the slab's boundary is one tet layer wide: 10 mm.
+TEST(Deformer, ARegionsRestScaleGrowsOnlyItsTets) {
+  const SurfaceMesh rest = restCube();
+  for (SolverKind kind : {SolverKind::Xpbd, SolverKind::Pbd}) {
+    Result<Deformer> d = Deformer::create(rest, Material{}, 1000);
+    ASSERT_TRUE(d.ok()) << d.error().message;
+    DeformSettings s = xpbdStrain();
+    s.solver = kind;
+    s.volume = false;
+    s.maxIterations = 2000;
+    DeformRegion grow;
+    grow.name = "grow";
+    grow.min = {-1.0f, -1.0f, -1.0f};
+    grow.max = {-0.1f, 1.0f, 1.0f};
+    grow.restScale = {1.2f, 1.0f, 1.0f};
+    grow.volumeScale = 0.0f;
+    s.regions = {grow};
+    DeformFrameReport r = d->solveFrame(rest.positions, s);  // the rest pose is not the solution here
+    ASSERT_TRUE(r.finite) << r.problem;
+    ASSERT_EQ(r.regionTets.size(), 1u);
+    EXPECT_GT(r.regionTets[0], d->tetCount() / 4);
+    EXPECT_LT(r.regionTets[0], d->tetCount() * 3 / 5);
+    const float left = solvedPlaneX(*d, rest, -0.1f) - solvedPlaneX(*d, rest, -0.5f);
+    const float right = solvedPlaneX(*d, rest, 0.5f) - solvedPlaneX(*d, rest, -0.1f);
+    EXPECT_NEAR(left, 0.48f, 0.01f) << "solver " << int(kind);
+    EXPECT_NEAR(right, 0.6f, 0.01f) << "solver " << int(kind);
+    EXPECT_NEAR(extent(d->solvedSurface(), 1), 1.0f, 0.02f) << "solver " << int(kind);
+
+    // Disabled, the region is the body again: the rest pose solves itself.
+    s.regions[0].enabled = false;
+    d->reset();
+    DeformFrameReport off = d->solveFrame(rest.positions, s);
+    EXPECT_TRUE(off.converged);
+    EXPECT_NEAR(extent(d->solvedSurface(), 0), 1.0f, 1e-5f);
+  }
+}
+
+// A region's stiffness: the same 1.5x x stretch of the whole cube, with x
+// stretch soft (0.05 E) only in the x < -0.1 slab and the attraction between
+// the two stiffnesses (as in LowerStretchStiffnessOnXKeepsMoreOfAnXStretch).
+// The slab keeps more of its stretch than the stiff part.
+TEST(Deformer, ASoftRegionKeepsMoreOfItsStretch) {
+  const SurfaceMesh rest = restCube();
+  Result<Deformer> d = Deformer::create(rest, Material{}, 1000);
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  DeformSettings s = xpbdStrain();
+  s.volume = false;
+  s.attraction = 200.0f;
+  DeformRegion soft;
+  soft.min = {-1.0f, -1.0f, -1.0f};
+  soft.max = {-0.1f, 1.0f, 1.0f};
+  soft.stretchScale = {0.05f, 1.0f, 1.0f};
+  soft.volumeScale = 0.0f;  // like the body (volume off): the 1.5x stretch is a volume change too
+  s.regions = {soft};
+  DeformFrameReport r = d->solveFrame(scaled(rest, {1.5f, 1.0f, 1.0f}), s);
+  ASSERT_TRUE(r.finite) << r.problem;
+  // Retained stretch of each part: (length / rest length - 1) / 0.5.
+  const float keptSoft = ((solvedPlaneX(*d, rest, -0.1f) - solvedPlaneX(*d, rest, -0.5f)) / 0.4f - 1.0f) / 0.5f;
+  const float keptStiff = ((solvedPlaneX(*d, rest, 0.5f) - solvedPlaneX(*d, rest, -0.1f)) / 0.6f - 1.0f) / 0.5f;
+  RecordProperty("kept_soft", std::to_string(keptSoft));
+  RecordProperty("kept_stiff", std::to_string(keptStiff));
+  // The soft slab is 20x softer along x than the stiff part: it must keep
+  // several times as much (the whole cube soft keeps about 0.3, see above).
+  EXPECT_GT(keptSoft, 0.1f) << "soft slab kept " << keptSoft;
+  EXPECT_GT(keptSoft, 4.0f * keptStiff) << "soft slab kept " << keptSoft << ", stiff part " << keptStiff;
+  EXPECT_LT(keptSoft, 1.05f);
+  EXPECT_GT(keptStiff, -0.05f);
+}
+
+TEST(HeldVertices, SaveAndLoadGiveTheSameVertices) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "tetlab_held_vertices_test";
+  std::filesystem::create_directories(dir);
+  const std::vector<uint8_t> held = {0, 1, 1, 0, 0, 1};
+  ASSERT_TRUE(saveHeldVertices(dir / "held.txt", held, "rest.obj").ok());
+  Result<std::vector<uint8_t>> back = loadHeldVertices(dir / "held.txt", held.size());
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(*back, held);
+  EXPECT_EQ(heldVerticesText(held, "rest.obj"), "# tetlab deformer: vertices held on the animation, numbered as in rest.obj\n2\n3\n6\n");
+
+  // A mesh with fewer vertices: the number and the range are named.
+  Result<std::vector<uint8_t>> fewer = loadHeldVertices(dir / "held.txt", 4);
+  ASSERT_FALSE(fewer.ok());
+  EXPECT_NE(fewer.error().message.find("held.txt' line 4: vertex 6 is outside the rest mesh's 1..4"), std::string::npos)
+      << fewer.error().message;
+  std::ofstream(dir / "bad.txt") << "# comment\n3 # fine\nx7\n";
+  Result<std::vector<uint8_t>> bad = loadHeldVertices(dir / "bad.txt", 10);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("bad.txt' line 3: 'x7' is not a vertex number"), std::string::npos)
+      << bad.error().message;
+  EXPECT_FALSE(loadHeldVertices(dir / "missing.txt", 10).ok());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Deformer, EveryPassContinuesTheSameSolve) {

@@ -29,8 +29,8 @@ __kernel void pb_layout_probe(__global uint* out, const PbParams p, const PbAtta
   out[3] = p.families;
   out[4] = p.lambdaAttachment;
   out[5] = as_uint(p.jacobiOmega);
-  out[6] = as_uint(p.stretchScale[2]);
-  out[7] = as_uint(p.shearScale[2]);
+  out[6] = as_uint(p.strain.stretchScale[2]);
+  out[7] = as_uint(p.strain.shearScale[2]);
   out[8] = a.ids[PB_ATTACHMENT_MAX - 1];
   out[9] = as_uint(a.weights[PB_ATTACHMENT_MAX - 1]);
   out[10] = as_uint(a.target[2]);
@@ -43,8 +43,8 @@ __kernel void pb_layout_probe(__global uint* out, const PbParams p, const PbAtta
   out[17] = g.passes;
   out[18] = g.slotCount;
   out[19] = g.rowBase;
-  out[20] = as_uint(p.strainFrame[8]);
-  out[21] = p.strainFrameOn;
+  out[20] = as_uint(p.strain.frame[8]);
+  out[21] = p.strain.frameOn;
 }
 )";
 
@@ -64,10 +64,10 @@ TEST(PbLayoutProbe, DeviceStructsMatchTheHost) {
   p.families = PB_STRAIN | PB_EDGES;
   p.lambdaAttachment = 12345u;
   p.jacobiOmega = 1.5f;
-  p.stretchScale[2] = 0.75f;
-  p.shearScale[2] = -2.5f;
-  p.strainFrame[8] = 0.625f;
-  p.strainFrameOn = 1u;
+  p.strain.stretchScale[2] = 0.75f;
+  p.strain.shearScale[2] = -2.5f;
+  p.strain.frame[8] = 0.625f;
+  p.strain.frameOn = 1u;
   clm::PbAttachment a{};
   a.ids[PB_ATTACHMENT_MAX - 1] = 77u;
   a.weights[PB_ATTACHMENT_MAX - 1] = 0.125f;
@@ -97,8 +97,8 @@ TEST(PbLayoutProbe, DeviceStructsMatchTheHost) {
   EXPECT_EQ(got[3], p.families);
   EXPECT_EQ(got[4], p.lambdaAttachment);
   EXPECT_EQ(got[5], bits(p.jacobiOmega));
-  EXPECT_EQ(got[6], bits(p.stretchScale[2]));
-  EXPECT_EQ(got[7], bits(p.shearScale[2]));
+  EXPECT_EQ(got[6], bits(p.strain.stretchScale[2]));
+  EXPECT_EQ(got[7], bits(p.strain.shearScale[2]));
   EXPECT_EQ(got[8], a.ids[PB_ATTACHMENT_MAX - 1]);
   EXPECT_EQ(got[9], bits(a.weights[PB_ATTACHMENT_MAX - 1]));
   EXPECT_EQ(got[10], bits(a.target[2]));
@@ -111,8 +111,8 @@ TEST(PbLayoutProbe, DeviceStructsMatchTheHost) {
   EXPECT_EQ(got[17], g.passes);
   EXPECT_EQ(got[18], g.slotCount);
   EXPECT_EQ(got[19], g.rowBase);
-  EXPECT_EQ(got[20], bits(p.strainFrame[8]));
-  EXPECT_EQ(got[21], p.strainFrameOn);
+  EXPECT_EQ(got[20], bits(p.strain.frame[8]));
+  EXPECT_EQ(got[21], p.strain.frameOn);
 }
 
 }  // namespace
