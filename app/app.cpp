@@ -283,6 +283,8 @@ void App::step() {
     stepCompare(steps);
   else
     session_->advance(steps);
+  // A breakable drag lets go by itself (MouseSpec::breakForce): the cursor no longer holds anything.
+  if (!compare_ && session_->takeDragBroke()) dragging_ = false;
   if (session_->backend() == Backend::OpenCl && framesRendered_ % 30 == 0) {
     // Live kernel editing (--kernels DIR): a failed build is shown once; the old kernels keep running.
     const std::string log = session_->pollKernels();

@@ -23,6 +23,8 @@ Status App::openDeformer(std::string rest, std::string anim, const DeformSetting
   if (compare_) stopCompare();
   if (session_) session_->setPaused(true);
   deform_ = std::move(*session);
+  // The window keeps drawing while a frame solves; headless runs solve each frame inside its app frame.
+  deform_->setBackground(!options_.headless);
   deformRow_.emplace(std::move(*row));
   fitView();
   reportNotice("deformer: " + std::to_string(deform_->frames()) + " frames of " + deform_->pattern() + " on " +

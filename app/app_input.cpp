@@ -192,6 +192,16 @@ void App::handleKey(const InputEvent& event) {
     case GLFW_KEY_4:
       session_->setSolver(SolverKind(event.key - GLFW_KEY_1));
       break;
+    case GLFW_KEY_H:
+      // Leave a spring where the drag holds the body (a user spring: core/sim/anchor_spring_hook.h).
+      if (!dragging_ || deform_) break;
+      if (compare_) {
+        reportNotice("H leaves a spring in a single run; compare mode drags every lane alike and keeps no hooks");
+        break;
+      }
+      if (Result<uint32_t> hook = session_->hookDrag(); !hook) reportError("hook: " + hook.error().message);
+      dragging_ = false;
+      break;
     case GLFW_KEY_ESCAPE:
       if (dragging_) {
         if (compare_) compare_->endDrag();

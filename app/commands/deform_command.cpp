@@ -132,7 +132,8 @@ int runDeformCommand(const DeformArgs& a) {
   if (!a.csv.empty()) {
     csv.open(a.csv);
     if (!csv) return fail("cannot write the CSV '" + a.csv + "' (check the folder exists and is writable)");
-    csv << "frame,file,iterations,first_residual,residual,converged,animated_volume_error,solved_volume_error,ms\n";
+    csv << "frame,file,iterations,first_residual,residual,converged,animated_volume_error,solved_volume_error,ms,"
+           "remaining_move_m\n";
   }
   if (!a.exportDir.empty()) {
     std::error_code ec;
@@ -178,14 +179,21 @@ int runDeformCommand(const DeformArgs& a) {
     converged += r.converged ? 1 : 0;
     worstBefore = std::max(worstBefore, std::abs(r.volumeError(r.animatedVolume)));
     worstAfter = std::max(worstAfter, std::abs(r.volumeError(r.solvedVolume)));
-    std::printf("frame %zu/%zu %s: %d iterations, residual %.2e%s, volume %s -> %s, %.0f ms\n", i + 1, frames,
-                file.c_str(), r.iterations, double(r.residual), r.converged ? "" : (r.stalled ? " (stalled: not converged)" : " (not converged: cap reached)"),
+    const char* how = r.convergedByMotion ? " (converged: the moves left are under the tolerance of an edge)"
+                      : r.converged       ? ""
+                      : r.stalled         ? " (stalled: not converged)"
+                                          : " (not converged: cap reached)";
+    char left[64] = "";
+    if (!r.converged && r.remainingMove >= 0.0f)
+      std::snprintf(left, sizeof left, " (about %.2g m of moves left)", double(r.remainingMove));
+    std::printf("frame %zu/%zu %s: %d iterations, residual %.2e%s%s, volume %s -> %s, %.0f ms\n", i + 1, frames,
+                file.c_str(), r.iterations, double(r.residual), how, left,
                 percent(r.volumeError(r.animatedVolume)).c_str(), percent(r.volumeError(r.solvedVolume)).c_str(), ms);
     std::fflush(stdout);
     if (csv) {
       csv << sequence->firstIndex + int(i) << ',' << file << ',' << r.iterations << ',' << r.firstResidual << ',' << r.residual << ','
           << (r.converged ? 1 : 0) << ',' << r.volumeError(r.animatedVolume) << ','
-          << r.volumeError(r.solvedVolume) << ',' << ms << '\n';
+          << r.volumeError(r.solvedVolume) << ',' << ms << ',' << r.remainingMove << '\n';
     }
     if (picture) {
       Result<Image> image = picture->draw(*animated, deformer->solvedSurface());

@@ -191,7 +191,7 @@ bool drawSettings(DeformSession& d, DeformUiState& state, DeformActions& actions
     }
     itemTooltip("The direction of the material's x axis in the rest shape (fibres); y and z follow at right angles.");
     changed |= ImGui::Checkbox("volume", &s.volume);
-    if (ImGui::TreeNode("Regions")) {
+    if (ImGui::TreeNodeEx("Regions", s.regions.empty() ? 0 : ImGuiTreeNodeFlags_DefaultOpen)) {
       changed |= drawRegions(d);
       ImGui::TreePop();
     }
@@ -204,7 +204,10 @@ void drawReport(const DeformSession& d) {
   const DeformFrameReport& r = d.report();
   const ImVec4 color = r.converged ? kDim : kWarn;
   ImGui::TextColored(color, "%d iterations, residual %.2e %s", r.iterations, double(r.residual),
-                     r.converged ? "(converged)" : r.stalled ? "(stalled)" : "(cap reached)");
+                     r.convergedByMotion ? "(converged: moves left < tolerance of an edge)"
+                     : r.converged       ? "(converged)"
+                     : r.stalled         ? "(stalled)"
+                                         : "(cap reached)");
   ImGui::Text("volume: animated %+.2f %%, solved %+.2f %%", 100.0 * r.volumeError(r.animatedVolume),
               100.0 * r.volumeError(r.solvedVolume));
   ImGui::TextColored(kDim, "%zu tets, solve %.0f ms", d.deformer().tetCount(), d.lastSolveMs());

@@ -670,7 +670,7 @@ void drawMouseSpring(SimSession& session) {
   bool automatic = m.stiffness == 0.0f && m.maxForce == 0.0f;
   if (ImGui::Checkbox("automatic", &automatic)) {
     if (automatic) {
-      m = MouseSpec{};
+      m.stiffness = m.maxForce = 0.0f;  // the break force stays
     } else {
       m.maxForce = session.autoMouseMaxForce();
       m.stiffness = m.maxForce / kAutoMouseCapStretch;
@@ -680,10 +680,23 @@ void drawMouseSpring(SimSession& session) {
   if (automatic) {
     ImGui::TextColored(kDimColor, "cap %.3g N, stiffness %.3g N/m", session.state().mouse.maxForce,
                        session.state().mouse.stiffness);
-    return;
+  } else {
+    logSlider("stiffness", m.stiffness, 1.0f, 1e8f, "%.3g N/m", "Spring constant pulling the grabbed point to the cursor [N/m].");
+    logSlider("force cap", m.maxForce, 0.01f, 1e6f, "%.3g N", "Largest force the drag can apply, so it never explodes [N].");
   }
-  logSlider("stiffness", m.stiffness, 1.0f, 1e8f, "%.3g N/m", "Spring constant pulling the grabbed point to the cursor [N/m].");
-  logSlider("force cap", m.maxForce, 0.01f, 1e6f, "%.3g N", "Largest force the drag can apply, so it never explodes [N].");
+  bool breakable = m.breakForce > 0.0f;
+  if (ImGui::Checkbox("breakable", &breakable))
+    m.breakForce = breakable ? std::max(1e-3f, 0.5f * session.state().mouse.maxForce) : 0.0f;
+  itemTooltip("The drag lets go once it pulls harder than its break force; a spring left with H (while dragging) "
+              "breaks at the same force.");
+  if (breakable) {
+    logSlider("break force", m.breakForce, 1e-3f, 1e7f, "%.3g N", "The drag lets go past this force [N].");
+    if (m.breakForce >= session.state().mouse.maxForce)
+      ImGui::TextColored(kWarnColor, "at or over the %.3g N force cap: the drag never breaks (a hook still can)",
+                         double(session.state().mouse.maxForce));
+  }
+  if (session.dragging())
+    ImGui::TextColored(kDimColor, "pulling %.3g N (H: leave a spring here)", double(session.dragForce()));
 }
 
 }  // namespace tetlab

@@ -214,7 +214,8 @@ void drawViewportHint(glm::vec2 displaySize, const char* deformerDrag) {
                        deformerDrag);
   } else {
     ImGui::TextColored(kDimColor,
-                       "drag body: pull   shift-click: pin/unpin   ctrl-drag: move collider   drag elsewhere: orbit   right-drag: pan");
+                       "drag body: pull (H: leave a spring there)   shift-click: pin/unpin   ctrl-drag: move collider   "
+                       "drag elsewhere: orbit   right-drag: pan");
     ImGui::TextColored(kDimColor,
                        "wheel: zoom   space: pause   S: step   R: reset   1-4: PBD/XPBD/VBD/AVBD   V/C: view/colour   F: fit   F12: shot");
   }

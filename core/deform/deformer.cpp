@@ -187,6 +187,7 @@ Result<Deformer> Deformer::create(const SurfaceMesh& rest, const Material& mater
   double edgeSum = 0.0;
   for (float l : m.restLength) edgeSum += l;
   const float L = m.restLength.empty() ? 1.0f : float(edgeSum / double(m.restLength.size()));
+  d.meanEdge_ = L;
   d.relaxStep_ = L * std::sqrt(material.density / (material.youngsModulus * kRelaxInertiaShare));
 
   d.state_ = makeState(m);
@@ -342,6 +343,7 @@ DeformFrameReport Deformer::solveFrame(std::span<const glm::vec3> animated, cons
   const int cap = std::max(s.maxIterations, 1);
   float best = 1.0f;  // lowest relative residual so far
   int sinceBest = 0;  // passes since it fell by 1 %
+  float lastMove = -1.0f;  // the previous pass's largest vertex move [m]
   while (report.iterations < cap) {
     pass.step.iterations = std::min(settings.step.iterations, cap - report.iterations);
     for (uint32_t i = 0; i < n; ++i) {
@@ -369,6 +371,22 @@ DeformFrameReport Deformer::solveFrame(std::span<const glm::vec3> animated, cons
       report.converged = true;
       break;
     }
+    // The geometric test: passes shrinking by rho = move_k / move_k-1 leave at
+    // most move rho / (1 - rho) to go (a geometric series). A frame that
+    // starts near its solution (its first residual is already small, so the
+    // relative one cannot fall by the tolerance) stops once that is below
+    // `tolerance` of a mean edge: the shape cannot change visibly any more.
+    float move = 0.0f;
+    for (uint32_t i = 0; i < n; ++i) move = std::max(move, glm::length(glm::vec3(state_.x[i] - state_.xPrev[i])));
+    if (lastMove > 0.0f && move < lastMove) {
+      const float rho = move / lastMove;
+      report.remainingMove = move * rho / (1.0f - rho);
+      if (report.remainingMove <= s.tolerance * meanEdge_) {
+        report.converged = report.convergedByMotion = true;
+        break;
+      }
+    }
+    lastMove = move;
     if (report.residual < 0.99f * best) {
       best = report.residual;
       sinceBest = 0;

@@ -12,7 +12,8 @@
 //             start x = targets (or the previous frame's solution); held vertices x_i = a_i, fixed
 //             passes of `iterationsPerPass` solver iterations on
 //                 min_x  E_elastic(x) + sum_i (k_a m_i / 2) |x_i - a_i|^2     (k_a: attraction)
-//             until residual / (the frame's first residual) < tolerance, it stalls, or maxIterations
+//             until residual / (the frame's first residual) < tolerance, the moves left (estimated
+//             from the passes' shrinking moves) are under tolerance x a mean edge, it stalls, or maxIterations
 //             --> solved surface = x at the surface's tet vertices
 //
 // The minimisation is one implicit-Euler substep of the CPU reference solver
@@ -98,7 +99,9 @@ struct DeformFrameReport {
   int iterations = 0;           // solver iterations run this frame
   float firstResidual = 0.0f;   // the solver's residual at the frame's first iteration (its own units)
   float residual = 0.0f;        // at the last iteration, relative to firstResidual [-]
-  bool converged = false;       // residual <= tolerance (or the frame is the rest pose: nothing to do)
+  bool converged = false;       // residual <= tolerance, or convergedByMotion (or the frame is the rest pose)
+  bool convergedByMotion = false;  // the passes' shrinking moves leave less than tolerance x a mean edge to go
+  float remainingMove = -1.0f;  // that estimate at the last pass [m] (-1: the moves did not shrink)
   bool stalled = false;         // stopped early: the residual fell less than 1 % over the last kStallPasses passes
   double animatedVolume = 0.0;  // volume enclosed by the animated surface [m^3]
   double solvedVolume = 0.0;    // by the solved surface [m^3]
@@ -151,6 +154,7 @@ class Deformer {
   std::vector<uint32_t> neighbour_;
   std::vector<float> neighbourWeight_;
   float relaxStep_ = 1.0f;  // h with no attraction [s]
+  float meanEdge_ = 1.0f;   // mean rest edge length [m] (the geometric convergence test)
   State state_;
   std::unique_ptr<Solver> solver_;
   StrainRegions regions_;  // the solver keeps a pointer to it

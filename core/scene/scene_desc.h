@@ -180,6 +180,9 @@ struct CameraSpec {
 struct MouseSpec {
   float stiffness = 0.0f;           // [N/m]
   float maxForce = 0.0f;            // [N]
+  // The drag lets go once the force it pulls with exceeds this (and a hook left
+  // with H breaks at it: core/sim/anchor_spring_hook.h) [N]; 0: never.
+  float breakForce = 0.0f;
 };
 inline constexpr float kAutoMouseWeightMultiple = 2.0f;
 inline constexpr float kAutoMouseCapStretch = 0.05f;  // [m]

@@ -433,6 +433,7 @@ SceneDesc readScene(const json& doc) {
   if (auto m = root.object("mouse")) {
     m->read("stiffness", scene.mouse.stiffness, NumberRange::nonNegative());
     m->read("max_force", scene.mouse.maxForce, NumberRange::nonNegative());
+    m->read("break_force", scene.mouse.breakForce, NumberRange::nonNegative());
     m->finish();
   }
   readCompareSpec(root, scene.compare);
@@ -460,7 +461,8 @@ JsonOut sceneToJson(const SceneDesc& scene) {
                      {"distance", jsonFloat(scene.camera.distance)},
                      {"yaw_deg", jsonFloat(scene.camera.yawDegrees)},
                      {"pitch_deg", jsonFloat(scene.camera.pitchDegrees)}};
-  out["mouse"] = {{"stiffness", jsonFloat(scene.mouse.stiffness)}, {"max_force", jsonFloat(scene.mouse.maxForce)}};
+  out["mouse"] = {{"stiffness", jsonFloat(scene.mouse.stiffness)}, {"max_force", jsonFloat(scene.mouse.maxForce)},
+                  {"break_force", jsonFloat(scene.mouse.breakForce)}};
   writeCompareSpec(scene.compare, out);
   return out;
 }

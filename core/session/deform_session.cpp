@@ -21,8 +21,98 @@ Result<std::unique_ptr<DeformSession>> DeformSession::open(const std::string& re
   s->deformer_ = std::make_unique<Deformer>(std::move(*deformer));
   s->settings_ = settings;
   s->animated_ = rest->positions;
+  s->shownAnimated_ = rest->positions;
+  s->solved_ = rest->positions;
   if (Status shown = s->showFrame(0); !shown) return shown.error();
   return s;
+}
+
+DeformSession::~DeformSession() { setBackground(false); }
+
+void DeformSession::setBackground(bool on) {
+  if (on == background()) return;
+  if (on) {
+    quit_ = false;
+    worker_ = std::thread([this] { workerLoop(); });
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    quit_ = true;
+    pending_.reset();
+  }
+  wake_.notify_all();
+  worker_.join();
+  (void)takeFinished();
+}
+
+bool DeformSession::solving() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return busy_ || pending_.has_value();
+}
+
+void DeformSession::waitForSolve() {
+  if (!background()) return;
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    finished_.wait(lock, [this] { return !busy_ && !pending_; });
+  }
+  (void)takeFinished();
+}
+
+void DeformSession::workerLoop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [this] { return quit_ || pending_.has_value(); });
+    if (quit_) return;
+    SolveJob job = std::move(*pending_);
+    pending_.reset();
+    busy_ = true;
+    lock.unlock();
+    SolveResult result = solve(job);
+    lock.lock();
+    done_ = std::move(result);
+    busy_ = false;
+    finished_.notify_all();
+  }
+}
+
+DeformSession::SolveResult DeformSession::solve(const SolveJob& job) {
+  SolveResult r;
+  r.frame = job.frame;
+  r.file = job.file;
+  r.animated = job.animated;
+  const auto t0 = std::chrono::steady_clock::now();
+  r.report = deformer_->solveFrame(job.animated, job.settings);
+  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  r.solved = deformer_->solvedSurface();
+  return r;
+}
+
+Status DeformSession::apply(SolveResult r) {
+  report_ = std::move(r.report);
+  solveMs_ = r.ms;
+  shownAnimated_ = std::move(r.animated);
+  solved_ = std::move(r.solved);
+  shownFile_ = std::move(r.file);
+  if (!report_.finite) {
+    playing = false;
+    errors_.push_back(shownFile_ + ": " + report_.problem);
+    return Error{report_.problem};
+  }
+  return Ok{};
+}
+
+bool DeformSession::takeFinished() {
+  std::optional<SolveResult> r;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    r = std::move(done_);
+    done_.reset();
+  }
+  if (!r) return false;
+  (void)apply(std::move(*r));  // an error is queued
+  return true;
 }
 
 Status DeformSession::showFrame(size_t i) {
@@ -42,14 +132,13 @@ Status DeformSession::showFrame(size_t i) {
 }
 
 Status DeformSession::solveShown() {
-  const auto t0 = std::chrono::steady_clock::now();
-  report_ = deformer_->solveFrame(animated_, settings_);
-  solveMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (!report_.finite) {
-    playing = false;
-    errors_.push_back(frameFile_ + ": " + report_.problem);
-    return Error{report_.problem};
+  SolveJob job{frame_, frameFile_, animated_, settings_};
+  if (!background()) return apply(solve(job));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_ = std::move(job);  // replaces a request not yet started
   }
+  wake_.notify_one();
   return Ok{};
 }
 
@@ -72,11 +161,13 @@ size_t DeformSession::paintHold(glm::vec3 restPoint, float radius, bool erase) {
 }
 
 void DeformSession::advance(double wallSeconds) {
+  if (background()) (void)takeFinished();
   if (exporting()) {
     exportStep();
     return;
   }
   if (!playing || frames() == 0) return;
+  if (background() && solving()) return;  // the shown frame first
   sinceFrame_ += wallSeconds;
   if (sinceFrame_ + 1e-9 < 1.0 / double(std::max(fps, 0.1f))) return;
   sinceFrame_ = 0.0;
@@ -98,17 +189,30 @@ Status DeformSession::startExport(const std::filesystem::path& dir, FrameWriter 
   exportDir_ = dir;
   exportWriter_ = std::move(writer);
   exportNext_ = 0;
+  exportRequested_ = false;
   playing = false;
   return Ok{};
 }
 
 void DeformSession::exportStep() {
   const size_t i = exportNext_;
-  if (Status s = showFrame(i); !s) {
+  if (!exportRequested_) {
+    if (Status s = showFrame(i); !s) {
+      exportDir_.clear();  // the error is already queued
+      return;
+    }
+    exportRequested_ = true;
+  }
+  if (background()) {
+    if (solving()) return;  // its result comes in a later call
+    (void)takeFinished();
+  }
+  exportRequested_ = false;
+  if (!report_.finite) {
     exportDir_.clear();  // the error is already queued
     return;
   }
-  if (Status s = exportWriter_(exportDir_ / frameFile_, *this); !s) {
+  if (Status s = exportWriter_(exportDir_ / shownFile_, *this); !s) {
     errors_.push_back(s.error().message);
     exportDir_.clear();
     return;

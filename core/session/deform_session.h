@@ -13,10 +13,22 @@
 //
 // The clock follows the timeline: time() = frame / fps. A frame that fails to
 // load leaves the last good one shown and says why (error()); nothing throws.
+//
+// Solving in the background (setBackground, the window): a solve takes longer
+// than an app frame (0.4 s for the 6600-tet armadillo), so it runs on a worker
+// thread and the window keeps drawing and taking input. A new request replaces
+// one not yet started (the latest scrub or edit wins); the bodies shown are the
+// last finished solve's (animated() and solved() always belong together), and
+// playing moves on only once the shown frame is solved. Without it (headless,
+// tests) every solve finishes inside the call that asks for it.
+#include <condition_variable>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/deform/anim_sequence.h"
@@ -29,6 +41,18 @@ class DeformSession {
  public:
   static Result<std::unique_ptr<DeformSession>> open(const std::string& restPath, const std::string& animPattern,
                                                      const DeformSettings& settings, int targetTets);
+
+  ~DeformSession();
+  DeformSession(const DeformSession&) = delete;
+  DeformSession& operator=(const DeformSession&) = delete;
+
+  // Solve on a worker thread from now on (true) or inside each call (false, the default).
+  void setBackground(bool on);
+  bool background() const { return worker_.joinable(); }
+  // A solve is running or waiting (background only).
+  bool solving() const;
+  // Background: blocks until no solve is running or waiting, then shows the last result.
+  void waitForSolve();
 
   // ---- timeline ----
   size_t frames() const { return sequence_.frames(); }
@@ -64,12 +88,13 @@ class DeformSession {
   size_t exported() const { return exportNext_; }
 
   const SurfaceMesh& rest() const { return deformer_->restSurface(); }
-  const std::vector<glm::vec3>& animated() const { return animated_; }
-  const std::vector<glm::vec3>& solved() const { return deformer_->solvedSurface(); }
+  // The last solved frame: its animated input and its solution, in the rest mesh's vertex order.
+  const std::vector<glm::vec3>& animated() const { return shownAnimated_; }
+  const std::vector<glm::vec3>& solved() const { return solved_; }
   const Deformer& deformer() const { return *deformer_; }
   const std::string& restPath() const { return restPath_; }
   const std::string& pattern() const { return sequence_.pattern; }
-  const std::string& frameFile() const { return frameFile_; }
+  const std::string& frameFile() const { return shownFile_; }  // the shown (solved) frame's file
   // The last load or write error ("" = none) and notices, each taken once.
   std::vector<std::string> takeErrors();
   std::vector<std::string> takeNotices();
@@ -79,14 +104,45 @@ class DeformSession {
   Status solveShown();
   void exportStep();
 
+  // One solve: what the worker (or the calling thread) needs, and what it gives back.
+  struct SolveJob {
+    size_t frame = 0;
+    std::string file;
+    std::vector<glm::vec3> animated;
+    DeformSettings settings;
+  };
+  struct SolveResult {
+    size_t frame = 0;
+    std::string file;
+    std::vector<glm::vec3> animated, solved;
+    DeformFrameReport report;
+    double ms = 0.0;
+  };
+  SolveResult solve(const SolveJob& job);   // on the deformer: only ever one thread at a time
+  Status apply(SolveResult result);         // the result becomes what is shown
+  bool takeFinished();                      // applies a finished background result; true if there was one
+  void workerLoop();
+
   std::string restPath_;
   AnimSequence sequence_;
   std::unique_ptr<Deformer> deformer_;
   DeformSettings settings_;
-  std::vector<glm::vec3> animated_;
+  std::vector<glm::vec3> animated_;        // the frame last loaded (the timeline's)
+  std::vector<glm::vec3> shownAnimated_;   // the frame last solved, and its solution
+  std::vector<glm::vec3> solved_;
+  std::string shownFile_;
   DeformFrameReport report_;
   size_t frame_ = 0;
   std::string frameFile_;
+  bool exportRequested_ = false;  // the export's current frame was asked for; its result is awaited
+  // Background solving: the request not yet started, the last finished result.
+  std::thread worker_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_, finished_;
+  std::optional<SolveJob> pending_;
+  std::optional<SolveResult> done_;
+  bool busy_ = false;
+  bool quit_ = false;
   double sinceFrame_ = 0.0;
   double solveMs_ = 0.0;
   std::filesystem::path exportDir_;

@@ -1,4 +1,5 @@
 #include "core/session/sim_session.h"
+#include "core/sim/anchor_spring_hook.h"
 #include "core/sim/anchor_spring_resolution.h"
 
 #include <chrono>
@@ -155,6 +156,7 @@ void SimSession::stepFrame() {
   updateSpheres(sim);
   const auto start = std::chrono::steady_clock::now();
   stepActive(sim, s);
+  checkDragBreak();
   lastStepMs_ = msSince(start);
   totalStepMs_ += lastStepMs_;
   ++frame_;
@@ -611,6 +613,60 @@ void SimSession::endDrag() {
   state_.mouse.active = false;
   cpu_->setAttachment(state_.mouse);
   if (gpu_) gpu_->setAttachment(state_.mouse);
+}
+
+float SimSession::dragForce() const {
+  const Attachment& a = state_.mouse;
+  const float pull = a.stiffness * glm::length(a.target - dragPoint());
+  return a.maxForce > 0.0f ? std::min(pull, a.maxForce) : pull;
+}
+
+void SimSession::checkDragBreak() {
+  if (!state_.mouse.active || !(mouse_.breakForce > 0.0f) || blownUp()) return;
+  Simulator& sim = active();
+  // A device run reads the positions back only while the window needs them.
+  if (!sim.stateOnHost() && !hostPositionsEveryFrame)
+    if (Status st = sim.readPositions(state_.x); !st) return;
+  const float force = dragForce();
+  if (force <= mouse_.breakForce) return;
+  endDrag();
+  dragBroke_ = true;
+  char text[200];
+  std::snprintf(text, sizeof text, "the mouse spring let go at t = %.3f s: it pulled %.4g N, past its %.4g N break force",
+                state_.time, double(force), double(mouse_.breakForce));
+  notice(text);
+}
+
+Result<uint32_t> SimSession::hookDrag() {
+  const Attachment& drag = state_.mouse;
+  if (!drag.active || drag.vertices.empty()) return Error{"nothing is dragged: grab a body first, then press H"};
+  const SimModel& m = model();
+  const uint32_t body = drag.vertices[0] < m.vertexCount() ? m.vertexBody[drag.vertices[0]] : 0u;
+  if (body >= built().bodies.size() || body >= desc_.bodies.size()) return Error{"the dragged vertices have no body"};
+  if (backend_ == Backend::OpenCl) (void)pullFromDevice();
+  uint32_t hooks = 0;
+  for (const AnchorSpring& sp : state_.springs.springs) hooks += sp.name.rfind("hook ", 0) == 0 ? 1u : 0u;
+  const AnchorSpringSpec spec =
+      hookSpecFromDrag(m, drag, mouse_.breakForce, "hook " + std::to_string(hooks + 1));
+  const BodyRange& range = built().bodies[body];
+  Result<AnchorSprings> one = buildAnchorSprings(m, {BodySprings{range.name, body, range.vertexBegin, range.vertexEnd, {spec}}});
+  if (!one) return one.error();
+  const uint32_t index = uint32_t(state_.springs.springs.size());
+  appendAnchorSprings(state_.springs, *one, m.vertexCount());
+  // A reset starts from the built scene's springs, a save from the description: both keep the hook.
+  appendAnchorSprings(shared_->built.scene.springs, *one, m.vertexCount());
+  desc_.bodies[body].springs.push_back(spec);
+  endDrag();
+  markExternalWork();
+  pushToCpu();
+  if (backend_ == Backend::OpenCl)
+    if (Status st = pushToDevice(); !st) return st.error();
+  char text[200];
+  std::snprintf(text, sizeof text, "'%s' holds body '%s' at the cursor: %.4g N/m%s", spec.name.c_str(),
+                range.name.c_str(), double(spec.stiffness),
+                spec.breakForce > 0.0f ? (", breaks at " + std::to_string(int(spec.breakForce + 0.5f)) + " N").c_str() : "");
+  notice(text);
+  return index;
 }
 
 glm::vec3 SimSession::dragPoint() const {

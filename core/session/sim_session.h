@@ -156,6 +156,14 @@ class SimSession {
   void endDrag();
   bool dragging() const { return state_.mouse.active; }
   glm::vec3 dragPoint() const;  // sum w_i x_i of the grabbed vertices
+  // The force the drag pulls with: its stiffness times the stretch, at most its cap [N].
+  float dragForce() const;
+  // H while dragging: leaves an anchor spring where the drag holds the body
+  // (core/sim/anchor_spring_hook.h), breaking at mouse().breakForce; a reset
+  // keeps it and a save writes it. Ends the drag; returns the spring's index.
+  Result<uint32_t> hookDrag();
+  // True once after a frame in which the drag let go because it pulled past mouse().breakForce.
+  bool takeDragBroke() { return std::exchange(dragBroke_, false); }
   MouseSpec& mouse() { return mouse_; }  // stiffness / force cap, applied at the next step
   float autoMouseMaxForce() const { return autoMaxForce_; }
   // Back to the initial state, keeping the current pins, settings and materials.
@@ -249,6 +257,8 @@ class SimSession {
   void applyMouseSettings();
   // The simulator's springs into the host state after a step (a notice for each that broke).
   void syncSprings(const Simulator& sim);
+  // The end-of-frame check of a breakable drag (MouseSpec::breakForce).
+  void checkDragBreak();
   // A notice when XPBD becomes active and its plan raises the substeps.
   void noticeXpbdSubsteps();
   void notice(std::string text);
@@ -285,6 +295,7 @@ class SimSession {
   Backend backend_ = Backend::Cpu;
   std::array<std::string, 4> gpuUnavailable_;
   MouseSpec mouse_;
+  bool dragBroke_ = false;
   float autoMaxForce_ = 0.0f, autoStiffness_ = 0.0f;
 
   StepDiagnostics diag_;

@@ -1,5 +1,4 @@
 #include "core/sim/anchor_springs.h"
-#include "core/sim/anchor_spring_resolution.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +6,9 @@
 #include <limits>
 
 #include <glm/geometric.hpp>
+
+#include "core/sim/anchor_spring_hook.h"
+#include "core/sim/anchor_spring_resolution.h"
 
 namespace tetlab {
 
@@ -106,15 +108,7 @@ Result<AnchorSprings> buildAnchorSprings(const SimModel& model, const std::vecto
       out.springs.push_back(std::move(s));
     }
   }
-  out.lambda.assign(out.vertex.size(), 0.0f);
-  // CSR vertex -> sub-springs (counting sort keeps each vertex's list in spring order).
-  const uint32_t n = model.vertexCount();
-  out.vertexSprings.offsets.assign(size_t(n) + 1, 0u);
-  for (uint32_t v : out.vertex) ++out.vertexSprings.offsets[size_t(v) + 1];
-  for (uint32_t i = 0; i < n; ++i) out.vertexSprings.offsets[i + 1] += out.vertexSprings.offsets[i];
-  out.vertexSprings.items.assign(out.vertex.size(), 0u);
-  std::vector<uint32_t> fill(out.vertexSprings.offsets.begin(), out.vertexSprings.offsets.end() - 1);
-  for (uint32_t j = 0; j < out.subCount(); ++j) out.vertexSprings.items[fill[out.vertex[j]]++] = j;
+  indexAnchorSprings(out, model.vertexCount());
   return out;
 }
 
