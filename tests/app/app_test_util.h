@@ -30,6 +30,16 @@ inline std::unique_ptr<SimSession> loadPresetSession(const std::string& file) {
   return desc ? makeSession(*desc) : nullptr;
 }
 
+// A left-button mouse event at `cursor` (window pixels), as the window would queue it.
+inline InputEvent leftMouse(InputEvent::Type type, glm::vec2 cursor, bool shift = false) {
+  InputEvent e;
+  e.type = type;
+  e.button = MouseButton::kLeft;
+  e.cursor = cursor;
+  e.shift = shift;
+  return e;
+}
+
 // An App, retried while Xvfb resets between tests (retryWhileDisplayResets).
 inline Result<std::unique_ptr<App>> createApp(const AppOptions& options) {
   return retryWhileDisplayResets([&] { return App::create(options); });

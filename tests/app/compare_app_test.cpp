@@ -60,14 +60,6 @@ AppOptions headlessBeam(const fs::path& dir) {
   return o;
 }
 
-InputEvent mouse(InputEvent::Type type, glm::vec2 cursor) {
-  InputEvent e;
-  e.type = type;
-  e.button = MouseButton::kLeft;
-  e.cursor = cursor;
-  return e;
-}
-
 // Where a world point shows in a split cell, in display coordinates.
 glm::vec2 onScreenInCell(App& app, size_t cell, glm::vec3 point) {
   const std::vector<ScreenRect> cells = app.compareCells();
@@ -95,14 +87,14 @@ TEST(CompareApp, ADragInASplitCellPullsTheSameVertexInEveryLane) {
 
   // Grab the beam's tip in the second lane's cell (VBD) and pull it up by 60 pixels.
   const glm::vec2 cursor = onScreenInCell(app, 1, glm::vec3(0.975f, 0.55f, 0.0f));
-  app.window().pushEvent(mouse(InputEvent::Type::kButtonPress, cursor));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonPress, cursor));
   app.frame();
   CompareSession& compare = *app.compare();
   for (size_t i = 0; i < compare.laneCount(); ++i) ASSERT_TRUE(compare.lane(i).dragging()) << compare.laneLabel(i);
   const std::vector<uint32_t> grabbed = compare.lane(1).state().mouse.vertices;
   const glm::vec3 start = compare.lane(1).dragPoint();
   EXPECT_NEAR(start.x, 0.975f, 0.03f) << "grabbed where the cursor points in the cell";
-  app.window().pushEvent(mouse(InputEvent::Type::kCursorMove, cursor + glm::vec2(0.0f, -60.0f)));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kCursorMove, cursor + glm::vec2(0.0f, -60.0f)));
   for (int f = 0; f < 60; ++f) app.frame();
   const glm::vec3 target = compare.lane(1).state().mouse.target;
   EXPECT_GT(target.y - start.y, 0.08f) << "the target follows the cursor up";
@@ -113,7 +105,7 @@ TEST(CompareApp, ADragInASplitCellPullsTheSameVertexInEveryLane) {
     // Each lane's grabbed point has closed more than half the gap to the target.
     EXPECT_LT(glm::length(target - s.dragPoint()), 0.5f * glm::length(target - start)) << compare.laneLabel(i);
   }
-  app.window().pushEvent(mouse(InputEvent::Type::kButtonRelease, cursor + glm::vec2(0.0f, -60.0f)));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonRelease, cursor + glm::vec2(0.0f, -60.0f)));
   app.frame();
   for (size_t i = 0; i < compare.laneCount(); ++i) EXPECT_FALSE(compare.lane(i).dragging());
   EXPECT_EQ(app.finish(), 0);

@@ -170,14 +170,6 @@ TEST(DeformSessionBackground, SolvesOffTheCallingThreadWithTheSameResult) {
   fs::remove_all(dir);
 }
 
-InputEvent leftMouse(InputEvent::Type type, glm::vec2 cursor) {
-  InputEvent e;
-  e.type = type;
-  e.button = MouseButton::kLeft;
-  e.cursor = cursor;
-  return e;
-}
-
 // The hold brush: a stroke on the rest body paints the vertices within its
 // radius (of the rest point under the cursor), a stroke on the solved body
 // paints by the same rest-space point, the frame is solved again on release
@@ -199,8 +191,8 @@ TEST(DeformApp, TheBrushPaintsHeldVerticesOnAnyBody) {
   const glm::vec3 front(0.0f, 0.0f, 0.5f);
   std::optional<glm::vec2> onRest = projectToScreen(app.camera(), front + app.deformRow()->offset(0), app.displaySize());
   ASSERT_TRUE(onRest.has_value());
-  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonPress, *onRest));
-  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonRelease, *onRest));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonPress, *onRest));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonRelease, *onRest));
   app.frame();
   ASSERT_EQ(d.settings().hold, DeformHold::Painted);
   ASSERT_EQ(d.settings().painted.size(), rest.size());
@@ -229,24 +221,24 @@ TEST(DeformApp, TheBrushPaintsHeldVerticesOnAnyBody) {
   std::optional<glm::vec2> onSolved =
       projectToScreen(app.camera(), d.solved()[cornerIndex] + app.deformRow()->offset(2), app.displaySize());
   ASSERT_TRUE(onSolved.has_value());
-  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonPress, *onSolved));
-  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonRelease, *onSolved));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonPress, *onSolved));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonRelease, *onSolved));
   app.frame();
   EXPECT_TRUE(d.settings().painted[cornerIndex]);
 
   // Erase where we painted first.
   app.deformUi().brush = DeformUiState::Brush::Erase;
   app.deformUi().brushRadius = 0.3f;
-  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonPress, *onRest));
-  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonRelease, *onRest));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonPress, *onRest));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonRelease, *onRest));
   app.frame();
   for (size_t i = 0; i < rest.size(); ++i)
     if (glm::length(rest[i] - front) < 0.28f) EXPECT_FALSE(d.settings().painted[i]) << "vertex " << i;
   // Orbit again: a press no longer paints.
   app.deformUi().brush = DeformUiState::Brush::Off;
   const std::vector<uint8_t> before = d.settings().painted;
-  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonPress, *onSolved));
-  app.window().pushEvent(leftMouse(InputEvent::Type::kButtonRelease, *onSolved));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonPress, *onSolved));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonRelease, *onSolved));
   app.frame();
   EXPECT_EQ(d.settings().painted, before);
   EXPECT_EQ(app.finish(), 0);

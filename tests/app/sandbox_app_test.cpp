@@ -15,7 +15,6 @@
 #include <thread>
 #include <unistd.h>
 
-
 #include "tests/app/app_test_util.h"
 #include "tests/app/body_pixels.h"
 #include "app/app.h"
@@ -170,15 +169,6 @@ fs::path dampedBeam(const fs::path& dir) {
   return out;
 }
 
-InputEvent mouse(InputEvent::Type type, glm::vec2 cursor, bool shift = false) {
-  InputEvent e;
-  e.type = type;
-  e.button = MouseButton::kLeft;
-  e.cursor = cursor;
-  e.shift = shift;
-  return e;
-}
-
 // The point on the beam's top face 2.5 cm from its free end, on screen.
 glm::vec2 beamTipOnScreen(App& app) {
   const std::optional<glm::vec2> p = projectToScreen(app.camera(), glm::vec3(0.975f, 0.55f, 0.0f), app.displaySize());
@@ -196,7 +186,7 @@ TEST(SandboxInput, MouseDragPullsTheGrabbedPointTowardsTheCursor) {
   SimSession& session = *app.session();
   const glm::vec2 cursor = beamTipOnScreen(app);
 
-  app.window().pushEvent(mouse(InputEvent::Type::kButtonPress, cursor));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonPress, cursor));
   runFrame(app);
   ASSERT_TRUE(session.dragging()) << "the press on the beam must grab it";
   const glm::vec3 grabbed = session.dragPoint();
@@ -204,7 +194,7 @@ TEST(SandboxInput, MouseDragPullsTheGrabbedPointTowardsTheCursor) {
 
   // 60 pixels up: about 15 cm at this zoom, on the plane through the grabbed point facing the camera.
   const glm::vec2 up = cursor + glm::vec2(0.0f, -60.0f);
-  app.window().pushEvent(mouse(InputEvent::Type::kCursorMove, up));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kCursorMove, up));
   runFrame(app);
   const glm::vec3 target = session.state().mouse.target;
   EXPECT_GT(target.y - grabbed.y, 0.08f) << "the target follows the cursor upwards";
@@ -224,7 +214,7 @@ TEST(SandboxInput, MouseDragPullsTheGrabbedPointTowardsTheCursor) {
       << "grabbed " << grabbed.y << " target " << target.y << " now " << pulled.y;
   EXPECT_GT(pulled.y, grabbed.y + 0.05f);
 
-  app.window().pushEvent(mouse(InputEvent::Type::kButtonRelease, up));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonRelease, up));
   runFrame(app);
   EXPECT_FALSE(session.dragging());
   EXPECT_EQ(app.finish(), 0);
@@ -242,8 +232,8 @@ TEST(SandboxInput, ShiftClickPinsAndUnpinsTheNearestVertex) {
   SimSession& session = *app.session();
   const uint32_t pinnedBefore = pinnedCount(session.state());
   const glm::vec2 cursor = beamTipOnScreen(app);
-  app.window().pushEvent(mouse(InputEvent::Type::kButtonPress, cursor, true));
-  app.window().pushEvent(mouse(InputEvent::Type::kButtonRelease, cursor, true));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonPress, cursor, true));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonRelease, cursor, true));
   runFrame(app);
   EXPECT_FALSE(session.dragging()) << "shift-click pins, it does not drag";
   ASSERT_EQ(pinnedCount(session.state()), pinnedBefore + 1);
@@ -252,7 +242,7 @@ TEST(SandboxInput, ShiftClickPinsAndUnpinsTheNearestVertex) {
     if (session.isPinned(i) && session.model().restPositions[i].x > 0.5f) pinned = i;
   // The nearest vertex to (0.975, 0.55, 0): a top-face lattice vertex 2.5 cm or less away.
   EXPECT_LE(glm::length(session.model().restPositions[pinned] - glm::vec3(0.975f, 0.55f, 0.0f)), 0.04f);
-  app.window().pushEvent(mouse(InputEvent::Type::kButtonPress, cursor, true));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonPress, cursor, true));
   runFrame(app);
   EXPECT_EQ(pinnedCount(session.state()), pinnedBefore);
   EXPECT_EQ(app.finish(), 0);
@@ -271,11 +261,11 @@ void expectCtrlDragMoves(App& app, float radius, const std::function<glm::vec3()
   const glm::vec3 front = centre + radius * glm::normalize(app.camera().eye() - centre);
   const std::optional<glm::vec2> cursor = projectToScreen(app.camera(), front, app.displaySize());
   ASSERT_TRUE(cursor.has_value());
-  InputEvent press = mouse(InputEvent::Type::kButtonPress, *cursor);
+  InputEvent press = test::leftMouse(InputEvent::Type::kButtonPress, *cursor);
   press.ctrl = true;
   app.window().pushEvent(press);
-  app.window().pushEvent(mouse(InputEvent::Type::kCursorMove, *cursor + glm::vec2(40.0f, 0.0f)));
-  app.window().pushEvent(mouse(InputEvent::Type::kButtonRelease, *cursor + glm::vec2(40.0f, 0.0f)));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kCursorMove, *cursor + glm::vec2(40.0f, 0.0f)));
+  app.window().pushEvent(test::leftMouse(InputEvent::Type::kButtonRelease, *cursor + glm::vec2(40.0f, 0.0f)));
   runFrame(app);
   EXPECT_FALSE(session.dragging()) << "ctrl-drag moves colliders, not bodies";
   const glm::vec3 moved = centreOf() - centre;

@@ -50,6 +50,15 @@ DeformSettings xpbdStrain() {
   return s;
 }
 
+// Nothing held, nothing pulling, no volume: the cube relaxes to its strains' rest lengths.
+DeformSettings strainRelax(SolverKind kind) {
+  DeformSettings s = xpbdStrain();
+  s.solver = kind;
+  s.volume = false;
+  s.maxIterations = 2000;
+  return s;
+}
+
 // The squash test's balance (E = 10 MPa, nu = 0.3: bulk modulus K = 8.3 MPa):
 // stretch and shear at 1e-4 of the material (1 kPa) are far softer than the
 // attraction, k_a rho L^2 ~ 300 * 1000 * 0.1 = 30 kPa, which keeps the
@@ -133,11 +142,8 @@ TEST(Deformer, ARestScaleGrowsItsAxis) {
   for (SolverKind kind : {SolverKind::Xpbd, SolverKind::Pbd}) {
     Result<Deformer> d = Deformer::create(rest, Material{}, 1000);
     ASSERT_TRUE(d.ok()) << d.error().message;
-    DeformSettings s = xpbdStrain();
-    s.solver = kind;
+    DeformSettings s = strainRelax(kind);
     s.restScale = {1.2f, 1.0f, 1.0f};
-    s.volume = false;
-    s.maxIterations = 2000;
     std::vector<glm::vec3> moved = rest.positions;
     moved[0].y += 1e-3f;  // not the rest pose, so the frame is solved
     DeformFrameReport r = d->solveFrame(moved, s);
@@ -263,10 +269,7 @@ TEST(Deformer, ARegionsRestScaleGrowsOnlyItsTets) {
   for (SolverKind kind : {SolverKind::Xpbd, SolverKind::Pbd}) {
     Result<Deformer> d = Deformer::create(rest, Material{}, 1000);
     ASSERT_TRUE(d.ok()) << d.error().message;
-    DeformSettings s = xpbdStrain();
-    s.solver = kind;
-    s.volume = false;
-    s.maxIterations = 2000;
+    DeformSettings s = strainRelax(kind);
     DeformRegion grow;
     grow.name = "grow";
     grow.min = {-1.0f, -1.0f, -1.0f};
