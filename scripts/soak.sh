@@ -51,8 +51,8 @@ else
   for p in "${P[@]}"; do for s in "${S[@]}"; do for b in "${B[@]}"; do cases+=("$p $s $b"); done; done; done
 fi
 
-echo "| preset | solver | backend | frames | result | ms/step | memory (frame 1000 -> end) |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
+echo "| preset | solver | backend | frames | result | ms/step | memory (frame 1000 -> end) | energy |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 failed=0
 for c in "${cases[@]}"; do
   read -r preset solver backend <<< "$c"
@@ -75,7 +75,11 @@ for c in "${cases[@]}"; do
   [ $rc = 0 ] || failed=$((failed + 1))
   ms="$(sed -n 's/.*, \([0-9.]*\) ms\/step$/\1/p' "$out" | tail -1)"
   memory="$(sed -n 's/^tetlab run: resident memory \([0-9.]* MB\) at frame [0-9]*, \([0-9.]* MB\) at the end (\(.*\))$/\1 -> \2 (\3)/p' "$out")"
-  echo "| $preset | $solver | $backend | $frames | $result | ${ms:--} | ${memory:--} |" | tee "$out.row"
+  # Bounded, not conserved: an unforced run's largest rise above its start is
+  # shown (tetlab run flags it past its tolerance); only a blow-up fails.
+  energy="$(sed -n 's/.*total energy \([^ ]* J\).*/end \1/p' "$out" | tail -1)"
+  rise="$(sed -n 's/^tetlab run: energy rose \([^ ]* J\) above the start.*/, rose \1 above the start/p' "$out")"
+  echo "| $preset | $solver | $backend | $frames | $result | ${ms:--} | ${memory:--} | ${energy:--}${rise} |" | tee "$out.row"
   [ $rc = 0 ] || sed 's/^/    /' "$out" | tail -5
 done
 if [ "$failed" = 0 ] && [ "$created" = 1 ]; then
