@@ -10,7 +10,13 @@
 
 namespace tetlab {
 
-void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
+namespace {
+
+// The tet loop with the strain set of each tet from strainOf(t): one
+// instantiation for the common case (every tet PbParams::strain, no per-tet
+// look-up in the loop) and one for the deformer's regions.
+template <class StrainOf>
+void projectTets(ProjectionContext& ctx, uint32_t begin, uint32_t end, StrainOf strainOf) {
   const SimModel& model = *ctx.model;
   std::vector<glm::vec4>& X = ctx.state->x;
   float* lambda = ctx.state->lambda.data();
@@ -19,16 +25,13 @@ void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
   // its net corner moves go to jacobiDelta as ONE contribution per corner,
   // and x is left as it was so the next tet starts from the same positions.
   std::vector<glm::vec4>* jacobi = ctx.jacobiDelta;
-  const StrainRegions* regions = ctx.strainRegions && !ctx.strainRegions->empty() ? ctx.strainRegions : nullptr;
   for (uint32_t t = begin; t < end; ++t) {
     const glm::uvec4 ids = model.tets[t];
-    const uint8_t set = regions && t < regions->tetSet.size() ? regions->tetSet[t] : 0u;
-    const clm::PbStrain& strain = set > 0 && set <= regions->sets.size() ? regions->sets[set - 1] : ctx.params.strain;
     glm::vec4 q[4];
     for (int k = 0; k < 4; ++k) q[k] = X[ids[k]];
     const glm::mat3& D = model.DmInv[t];
     clm::PbResiduals res{};
-    clm::pb_tet_constraints(ctx.params, &strain, t, q, clm::mat3_cols(D[0], D[1], D[2]),
+    clm::pb_tet_constraints(ctx.params, strainOf(t), t, q, clm::mat3_cols(D[0], D[1], D[2]),
                             clm::pb_body_load(ctx.bodies.data(), model.tetBody[t]), model.restVolume[t], lambda,
                             &res);
     addResiduals(ctx, res.r, res.n);
@@ -41,6 +44,21 @@ void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
       if (d.w != 0.0f) (*jacobi)[ids[k]] += d;
     }
   }
+}
+
+}  // namespace
+
+void projectTetRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
+  const StrainRegions* regions = ctx.strainRegions;
+  if (!regions || regions->empty()) {
+    const clm::PbStrain* all = &ctx.params.strain;
+    projectTets(ctx, begin, end, [all](uint32_t) { return all; });
+    return;
+  }
+  projectTets(ctx, begin, end, [&ctx, regions](uint32_t t) {
+    const uint8_t set = t < regions->tetSet.size() ? regions->tetSet[t] : 0u;
+    return set > 0 && set <= regions->sets.size() ? &regions->sets[set - 1] : &ctx.params.strain;
+  });
 }
 
 void projectEdgeRange(ProjectionContext& ctx, uint32_t begin, uint32_t end) {
