@@ -8,11 +8,13 @@
 #      suppressions are PoCL's and its LLVM's own (tests/sanitizers/lsan.supp).
 #   2. ThreadSanitizer (preset `tsan`): the tests that start worker threads or
 #      children: the scene-build job, the isolated TetGen child with its
-#      cancel-from-another-thread, and the parallel SDF sampling.
+#      cancel-from-another-thread, the parallel SDF sampling, and the window's
+#      deformer solving on its worker (the session suite, which links no GL).
 #
 # The app suite is not instrumented: GLFW, Mesa and ffmpeg are not built with
 # the sanitizers. Its worker threads are the scene build's (run here through
-# SceneBuildJob) and the recording's ffmpeg child (a process, not a thread).
+# SceneBuildJob), the deformer's (run here through DeformSession) and the
+# recording's ffmpeg child (a process, not a thread).
 #
 #   scripts/sanitize.sh [asan|tsan]...       default: both
 set -euo pipefail
@@ -26,7 +28,7 @@ for run in "${runs[@]}"; do
   case "$run" in
     asan)
       cmake --preset asan -DTETLAB_BUILD_APP=OFF > /dev/null
-      cmake --build --preset asan -j"$jobs" --target tetlab_tests_core tetlab_tests_cpu tetlab_tests_gpu
+      cmake --build --preset asan -j"$jobs" --target tetlab_tests_core tetlab_tests_cpu tetlab_tests_gpu tetlab_tests_session
       # PoCL compiles kernels with LLVM in-process; its allocator and the
       # loader's dlopen'd driver are outside our code (see the suppressions).
       # --repeat until-pass:2: LeakSanitizer's stop-the-world tracer now and then
@@ -37,16 +39,16 @@ for run in "${runs[@]}"; do
       if ! ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" \
            LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0" \
            UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-           ctest --preset asan -L 'core|cpu|gpu' -j"$jobs" --repeat until-pass:2; then
+           ctest --preset asan -L 'core|cpu|gpu|session' -j"$jobs" --repeat until-pass:2; then
         echo "sanitize: ASan/UBSan found a problem (above)"
         failed=1
       fi
       ;;
     tsan)
       cmake --preset tsan > /dev/null
-      cmake --build --preset tsan -j"$jobs" --target tetlab_tests_core tetlab_tests_cpu
+      cmake --build --preset tsan -j"$jobs" --target tetlab_tests_core tetlab_tests_cpu tetlab_tests_session
       if ! TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" \
-           ctest --preset tsan -R '^(SceneBuild|MeshTetGen|MeshHostile|MeshVoxel|SdfGrid|MeshCollider)' -j"$jobs"; then
+           ctest --preset tsan -R '^(SceneBuild|MeshTetGen|MeshHostile|MeshVoxel|SdfGrid|MeshCollider|DeformSession)' -j"$jobs"; then
         echo "sanitize: ThreadSanitizer found a problem (above)"
         failed=1
       fi

@@ -12,6 +12,7 @@
 #include "core/deform/anim_sequence.h"
 #include "core/session/deform_session.h"
 #include "tests/app/app_test_util.h"
+#include "tests/squashed_cube.h"
 
 namespace tetlab {
 namespace {
@@ -19,21 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 const fs::path kAssets = fs::path(TETLAB_SOURCE_DIR) / "assets";
 
-// The cube squashed a little more every frame (frame 0 is the rest pose).
-fs::path writeSquashes(const std::string& name, int frames) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("tetlab_deform_app_" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const SurfaceMesh rest = *loadDeformRestMesh((kAssets / "meshes" / "cube_5.obj").string());
-  for (int i = 0; i < frames; ++i) {
-    char file[32];
-    std::snprintf(file, sizeof file, "f_%04d.obj", i);
-    std::ofstream out(dir / file);
-    for (const glm::vec3& p : rest.positions) out << "v " << p.x << " " << p.y * (1.0f - 0.1f * i) << " " << p.z << "\n";
-    for (const glm::uvec3& t : rest.triangles) out << "f " << t.x + 1 << " " << t.y + 1 << " " << t.z + 1 << "\n";
-  }
-  return dir;
-}
+fs::path writeSquashes(const std::string& name, int frames) { return test::writeSquashedCubes("app_" + name, frames); }
 
 AppOptions deformOptions(const fs::path& dir) {
   AppOptions o;
@@ -108,66 +95,6 @@ TEST(DeformApp, ABadAnimationIsReportedAndTheAppKeepsRunning) {
   EXPECT_EQ((*app)->deformer(), nullptr);
   (*app)->frame();
   EXPECT_EQ((*app)->finish(), 0);
-}
-
-// Background solving (the window's): a request returns at once, the latest
-// request wins, the result is the same as a solve in the calling thread, the
-// timeline waits for the shown frame, an export writes every frame, and the
-// session can be dropped mid-solve.
-TEST(DeformSessionBackground, SolvesOffTheCallingThreadWithTheSameResult) {
-  const fs::path dir = writeSquashes("background", 3);
-  const std::string rest = (kAssets / "meshes" / "cube_5.obj").string(), pattern = (dir / "f_%04d.obj").string();
-  DeformSettings settings;
-  Result<std::unique_ptr<DeformSession>> sync = DeformSession::open(rest, pattern, settings, 600);
-  Result<std::unique_ptr<DeformSession>> bg = DeformSession::open(rest, pattern, settings, 600);
-  ASSERT_TRUE(sync.ok() && bg.ok());
-  DeformSession& b = **bg;
-  b.setBackground(true);
-  ASSERT_TRUE(b.background());
-  ASSERT_TRUE(b.showFrame(1).ok());
-  ASSERT_TRUE(b.showFrame(2).ok());  // replaces frame 1 if that has not started
-  EXPECT_EQ(b.frame(), 2u);          // the timeline is at the request
-  b.waitForSolve();
-  EXPECT_FALSE(b.solving());
-  EXPECT_EQ(b.frameFile(), "f_0002.obj");
-  ASSERT_TRUE((*sync)->showFrame(2).ok());
-  EXPECT_EQ(b.solved(), (*sync)->solved()) << "each frame starts from its animation: the same solve";
-  EXPECT_EQ(b.animated(), (*sync)->animated());
-  EXPECT_NEAR(b.report().animatedVolume / b.report().restVolume, 0.8, 1e-4);  // frame 2: squashed to 80 %
-
-  // Playing: the next frame is asked for only once the shown one is solved.
-  ASSERT_TRUE(b.showFrame(0).ok());
-  b.playing = true;
-  b.loop = false;
-  b.waitForSolve();
-  b.advance(1.0);  // asks for frame 1
-  EXPECT_EQ(b.frame(), 1u);
-  if (b.solving()) {
-    b.advance(1.0);  // still solving frame 1: no skip ahead
-    EXPECT_EQ(b.frame(), 1u);
-  }
-  b.playing = false;
-  b.waitForSolve();
-
-  // Export: every frame, each written once its solve finished.
-  const fs::path out = dir / "out";
-  std::vector<std::string> written;
-  ASSERT_TRUE(b.startExport(out, [&](const fs::path& path, const DeformSession& d) {
-                 written.push_back(path.filename().string() + "=" + d.frameFile());
-                 std::ofstream(path) << "# test\n";
-                 return Status(Ok{});
-               }).ok());
-  for (int i = 0; i < 10000 && b.exporting(); ++i) {
-    b.advance(0.0);
-    if (b.solving()) b.waitForSolve();
-  }
-  EXPECT_FALSE(b.exporting());
-  EXPECT_EQ(written, (std::vector<std::string>{"f_0000.obj=f_0000.obj", "f_0001.obj=f_0001.obj", "f_0002.obj=f_0002.obj"}));
-
-  // Dropped mid-solve: the worker is stopped and joined.
-  ASSERT_TRUE(b.showFrame(1).ok());
-  bg->reset();
-  fs::remove_all(dir);
 }
 
 // The hold brush: a stroke on the rest body paints the vertices within its
