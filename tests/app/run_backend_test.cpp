@@ -30,7 +30,7 @@ std::vector<double> lastRow(const std::filesystem::path& csv) {
 TEST(RunCommandBackends, OpenClMatchesCpuOnTheBeam) {
   const auto dir = std::filesystem::temp_directory_path() / "tetlab_run_backend_test";
   std::filesystem::create_directories(dir);
-  // 40 substeps: inside XPBD's shear limit for this beam (30); at 20 it blows up (exit 2).
+  // 40 substeps: inside XPBD's shear limit for this beam (35); at 20 it blows up (exit 2).
   // per_color: the launch floor below is that schedule's (one_group: 2 per frame).
   const std::string common =
       "run --preset beam --solver xpbd --frames 30 --substeps 40 --iterations 2 --gpu-schedule per_color --stats ";
