@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,19 +17,41 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The same squashed-cube sequence opened twice: one session solving in the
+// calling thread (the reference), one on its worker (the window's).
+struct SessionPair {
+  fs::path dir;
+  std::string rest, pattern;
+  DeformSettings settings;
+  std::unique_ptr<DeformSession> sync, bg;
+};
+
+SessionPair openSessionPair(const std::string& name, int frames) {
+  SessionPair p;
+  p.dir = test::writeSquashedCubes(name, frames);
+  p.rest = (test::assetsDir() / "meshes" / "cube_5.obj").string();
+  p.pattern = (p.dir / "f_%04d.obj").string();
+  Result<std::unique_ptr<DeformSession>> sync = DeformSession::open(p.rest, p.pattern, p.settings, 600);
+  Result<std::unique_ptr<DeformSession>> bg = DeformSession::open(p.rest, p.pattern, p.settings, 600);
+  EXPECT_TRUE(sync.ok()) << sync.error().message;
+  EXPECT_TRUE(bg.ok()) << bg.error().message;
+  if (sync.ok() && bg.ok()) {
+    p.sync = std::move(*sync);
+    p.bg = std::move(*bg);
+    p.bg->setBackground(true);
+  }
+  return p;
+}
+
 // Background solving (the window's): a request returns at once, the latest
 // request wins, the result is the same as a solve in the calling thread, the
 // timeline waits for the shown frame, an export writes every frame, and the
 // session can be dropped mid-solve.
 TEST(DeformSessionBackground, SolvesOffTheCallingThreadWithTheSameResult) {
-  const fs::path dir = test::writeSquashedCubes("background", 3);
-  const std::string rest = (test::assetsDir() / "meshes" / "cube_5.obj").string(), pattern = (dir / "f_%04d.obj").string();
-  DeformSettings settings;
-  Result<std::unique_ptr<DeformSession>> sync = DeformSession::open(rest, pattern, settings, 600);
-  Result<std::unique_ptr<DeformSession>> bg = DeformSession::open(rest, pattern, settings, 600);
-  ASSERT_TRUE(sync.ok() && bg.ok());
-  DeformSession& b = **bg;
-  b.setBackground(true);
+  SessionPair p = openSessionPair("background", 3);
+  ASSERT_TRUE(p.sync && p.bg);
+  const fs::path& dir = p.dir;
+  DeformSession& b = *p.bg;
   ASSERT_TRUE(b.background());
   ASSERT_TRUE(b.showFrame(1).ok());
   ASSERT_TRUE(b.showFrame(2).ok());  // replaces frame 1 if that has not started
@@ -36,9 +59,9 @@ TEST(DeformSessionBackground, SolvesOffTheCallingThreadWithTheSameResult) {
   b.waitForSolve();
   EXPECT_FALSE(b.solving());
   EXPECT_EQ(b.frameFile(), "f_0002.obj");
-  ASSERT_TRUE((*sync)->showFrame(2).ok());
-  EXPECT_EQ(b.solved(), (*sync)->solved()) << "each frame starts from its animation: the same solve";
-  EXPECT_EQ(b.animated(), (*sync)->animated());
+  ASSERT_TRUE(p.sync->showFrame(2).ok());
+  EXPECT_EQ(b.solved(), p.sync->solved()) << "each frame starts from its animation: the same solve";
+  EXPECT_EQ(b.animated(), p.sync->animated());
   EXPECT_NEAR(b.report().animatedVolume / b.report().restVolume, 0.8, 1e-4);  // frame 2: squashed to 80 %
 
   // Playing: the next frame is asked for only once the shown one is solved.
@@ -72,7 +95,7 @@ TEST(DeformSessionBackground, SolvesOffTheCallingThreadWithTheSameResult) {
 
   // Dropped mid-solve: the worker is stopped and joined.
   ASSERT_TRUE(b.showFrame(1).ok());
-  bg->reset();
+  p.bg.reset();
   fs::remove_all(dir);
 }
 
@@ -81,15 +104,9 @@ TEST(DeformSessionBackground, SolvesOffTheCallingThreadWithTheSameResult) {
 // asked for, solved as the calling thread would solve it, and a session
 // dropped while its worker runs joins it.
 TEST(DeformSessionBackground, AScrubFasterThanTheSolverEndsOnItsLastFrame) {
-  const fs::path dir = test::writeSquashedCubes("scrub", 4);
-  const std::string rest = (test::assetsDir() / "meshes" / "cube_5.obj").string(),
-                    pattern = (dir / "f_%04d.obj").string();
-  DeformSettings settings;
-  Result<std::unique_ptr<DeformSession>> sync = DeformSession::open(rest, pattern, settings, 600);
-  Result<std::unique_ptr<DeformSession>> bg = DeformSession::open(rest, pattern, settings, 600);
-  ASSERT_TRUE(sync.ok() && bg.ok());
-  DeformSession& b = **bg;
-  b.setBackground(true);
+  SessionPair p = openSessionPair("scrub", 4);
+  ASSERT_TRUE(p.sync && p.bg);
+  DeformSession& b = *p.bg;
   for (int round = 0; round < 3; ++round)
     for (size_t f : {1u, 3u, 2u, 0u, 3u}) {
       ASSERT_TRUE(b.showFrame(f).ok());
@@ -99,16 +116,16 @@ TEST(DeformSessionBackground, AScrubFasterThanTheSolverEndsOnItsLastFrame) {
   EXPECT_EQ(b.frame(), 3u);
   b.waitForSolve();
   EXPECT_EQ(b.frameFile(), "f_0003.obj");
-  ASSERT_TRUE((*sync)->showFrame(3).ok());
-  EXPECT_EQ(b.solved(), (*sync)->solved());
+  ASSERT_TRUE(p.sync->showFrame(3).ok());
+  EXPECT_EQ(b.solved(), p.sync->solved());
   EXPECT_NEAR(b.report().animatedVolume / b.report().restVolume, 0.7, 1e-4);  // frame 3: squashed to 70 %
   for (int i = 0; i < 3; ++i) {  // dropped mid-solve, again and again
-    Result<std::unique_ptr<DeformSession>> s = DeformSession::open(rest, pattern, settings, 600);
+    Result<std::unique_ptr<DeformSession>> s = DeformSession::open(p.rest, p.pattern, p.settings, 600);
     ASSERT_TRUE(s.ok());
     (*s)->setBackground(true);
     ASSERT_TRUE((*s)->showFrame(size_t(i) + 1).ok());
   }
-  fs::remove_all(dir);
+  fs::remove_all(p.dir);
 }
 
 }  // namespace
