@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: install what is missing, build, run every test suite
-# (core, cpu, gpu on PoCL, app under Xvfb), the quick benchmark, the shortened soak, then the hostile-input mesh tests
-# again under AddressSanitizer + UndefinedBehaviorSanitizer, then a minute of fuzzing per input path.
+# (core, cpu, gpu on PoCL, conformance, session, bench, app under Xvfb), the quick benchmark, the shortened
+# soak, then the core suite again under AddressSanitizer + UndefinedBehaviorSanitizer, then a minute of
+# fuzzing per input path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
