@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <string>
 #include <cmath>
 #include <limits>
 #include <cstdio>
@@ -34,6 +35,15 @@ namespace {
 int fail(const std::string& message) {
   std::cerr << "tetlab run: " << message << "\n";
   return 1;
+}
+
+// A value the backend does not measure is NaN in the CSV (stepFrame), but
+// "nan" in the summary line reads as a blow-up: it says so in words there.
+std::string measuredOrNot(double value, const char* unit) {
+  if (std::isnan(value)) return "not measured on this backend";
+  char text[48];
+  std::snprintf(text, sizeof text, "%.3g%s", value, unit);
+  return text;
 }
 
 }  // namespace
@@ -255,9 +265,9 @@ int runRunCommand(const RunArgs& args) {
     csv.flush();
     if (!csv) return fail("writing the stats file '" + args.stats + "' failed (disk full?)");
   }
-  std::printf("tetlab run: done, t = %.4f s, total energy %.6g J, residual %.3g, max violation %.3g m, %.3f ms/step\n",
-              state.time, diag.energy.total(), double(diag.residual), double(diag.maxViolation),
-              totalMs / args.frames);
+  std::printf("tetlab run: done, t = %.4f s, total energy %.6g J, residual %s, max violation %s, %.3f ms/step\n",
+              state.time, diag.energy.total(), measuredOrNot(diag.residual, "").c_str(),
+              measuredOrNot(diag.maxViolation, " m").c_str(), totalMs / args.frames);
   if (convergenceFrames > 0)
     std::printf("tetlab run: %d of %d frames under-converged (last-iteration residual above %.2g x h^2 g)%s\n",
                 underConverged, convergenceFrames, double(kVbdResidualTolerance),
