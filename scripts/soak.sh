@@ -11,6 +11,9 @@
 #   scripts/soak.sh --frames N [--presets a,b] [--solvers s,t] [--backends cpu,opencl] [--log DIR]
 #   scripts/soak.sh --log DIR --resume   skip the cases DIR already holds a result for (the full soak
 #                                    is about 12 CPU-hours here: it can be run in parts)
+#   scripts/soak.sh --resume-from docs/robustness.md   also skip the cases that file's table already
+#                                    shows as ok at the same frame count (a log folder does not
+#                                    outlive the machine; the committed table does)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +24,7 @@ backends="cpu,opencl"
 log=""
 quick=0
 resume=0
+resume_from=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
@@ -30,11 +34,13 @@ while [ $# -gt 0 ]; do
     --backends) backends="$2"; shift ;;
     --log) log="$2"; shift ;;
     --resume) resume=1 ;;
+    --resume-from) resume_from="$2"; shift ;;
     *) echo "soak: unknown argument '$1' (see the header of $0)"; exit 2 ;;
   esac
   shift
 done
 [ "$resume" = 0 ] || [ -n "$log" ] || { echo "soak: --resume needs --log DIR"; exit 2; }
+[ -z "$resume_from" ] || [ -r "$resume_from" ] || { echo "soak: --resume-from '$resume_from': no such file (give a Markdown file holding soak rows, e.g. docs/robustness.md)"; exit 2; }
 [ -x build/tetlab ] || { echo "soak: build/tetlab is missing: run scripts/build.sh release first"; exit 2; }
 created=0
 if [ -z "$log" ]; then log="$(mktemp -d "${TMPDIR:-/tmp}/tetlab-soak.XXXXXX")"; created=1; fi
@@ -61,6 +67,11 @@ for c in "${cases[@]}"; do
     cat "$out.row"
     grep -q '| ok |' "$out.row" || failed=$((failed + 1))
     continue
+  fi
+  if [ -n "$resume_from" ]; then
+    # Only an ok row at this frame count counts as done: a failed case runs again.
+    done_row="$(grep -F "| $preset | $solver | $backend | $frames | ok |" "$resume_from" | head -1 || true)"
+    if [ -n "$done_row" ]; then echo "$done_row"; continue; fi
   fi
   set +e
   build/tetlab run --scene "$preset" --solver "$solver" --backend "$backend" --frames "$frames" --soak > "$out" 2>&1
