@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <set>
 #include <system_error>
 
 namespace fs = std::filesystem;
@@ -17,6 +18,16 @@ bool isRegularFile(const fs::path& p) {
 }
 
 }  // namespace
+
+std::vector<std::string> sceneNames(const std::vector<fs::path>& assetDirs) {
+  std::set<std::string> names;  // the same preset in two asset folders is listed once
+  for (const fs::path& dir : assetDirs) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir / "scenes", ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".json" && isRegularFile(it->path())) names.insert(it->path().stem().string());
+  }
+  return {names.begin(), names.end()};
+}
 
 fs::path executableDir(const char* argv0) {
   std::error_code ec;
@@ -80,7 +91,13 @@ Result<fs::path> resolveScenePath(const std::string& typed, const std::vector<fs
       for (const fs::path& candidate : {dir / given, dir / "scenes" / given, dir / "scenes" / (typed + ".json")})
         if (fs::is_regular_file(candidate, ec)) return candidate;
   }
-  return Error{"cannot open scene '" + typed + "': no such file: check the path (presets: assets/scenes/*.json)"};
+  // The list is read from the folders searched, so it never goes stale as presets are added.
+  const std::vector<std::string> names = sceneNames(assetDirs);
+  std::string known;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+  return Error{"cannot open scene '" + typed + "': no such file: check the path" +
+               (known.empty() ? std::string(" (no assets/scenes/ folder was found beside the executable)")
+                              : " or give a preset name: " + known)};
 }
 
 }  // namespace tetlab

@@ -25,7 +25,11 @@ std::vector<std::filesystem::path> assetSearchDirs(const std::filesystem::path& 
 Result<std::filesystem::path> resolveMeshPath(const std::string& userPath,
                                               const std::vector<std::filesystem::path>& assetDirs);
 
+// The names (file stems) of the scenes in each asset folder's scenes/, sorted, each once.
+std::vector<std::string> sceneNames(const std::vector<std::filesystem::path>& assetDirs);
+
 // A scene argument as typed, else NAME, NAME.json, scenes/NAME(.json) in each asset folder.
+// An unknown name's error lists the preset names found.
 Result<std::filesystem::path> resolveScenePath(const std::string& typed,
                                                const std::vector<std::filesystem::path>& assetDirs);
 

@@ -128,8 +128,8 @@ void addRunSubcommand(CLI::App& cli, ParsedCommandLine& out) {
   CLI::App* run =
       cli.add_subcommand("run", "Simulate a scene, a preset or an OBJ without a window and report (CSV stats)");
   CLI::Option* scene = run->add_option("--scene", args->scene,
-                                       "Scene file (JSON), or a name in assets/scenes/ (beam, bunny_drop, chain, "
-                                       "hang, pile, squash), run as the window would")
+                                       "Scene file (JSON), or a preset's name in assets/scenes/ (an unknown name "
+                                       "lists them), run as the window would")
                            ->option_text("NAME|FILE.json");
   CLI::Option* mesh = run->add_option("--mesh", args->mesh, "Triangle mesh (OBJ) dropped on the ground")
                           ->option_text("FILE.obj");

@@ -84,7 +84,7 @@ Result<AppOptions> compareWindowOptions(CompareArgs args, AppOptions app) {
   if (Status s = resolveSource(args.source); !s) return s.error();
   if (!args.source.preset.empty())
     return Error{"--record, --screenshot and --window take a scene file or a mesh: use --scene instead of --preset "
-                 "(assets/scenes/ has beam, hang, ...)"};
+                 "(a preset's name such as beam or jelly_shake, looked up in assets/scenes/)"};
   if (Status s = validateRunArgs(args.source); !s) return s.error();
   app.scenePath = args.source.scene;
   app.meshPath = args.source.mesh;

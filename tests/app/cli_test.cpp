@@ -208,6 +208,42 @@ TEST(AssetPaths, DefaultMeshIsFoundInTheAssetFolder) {
   EXPECT_EQ(bare->filename(), "spot.obj");
 }
 
+TEST(AssetPaths, AnUnknownSceneNameListsThePresetsFound) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("tetlab_scenes_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  for (const char* rel : {"one/scenes/beam.json", "one/scenes/notes.txt", "two/scenes/beam.json",
+                          "two/scenes/cape.json"}) {
+    fs::create_directories((root / rel).parent_path());
+    std::FILE* f = std::fopen((root / rel).c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fclose(f);
+  }
+  fs::create_directories(root / "two/scenes/folder.json");  // a folder named like a scene is not one
+  const std::vector<fs::path> dirs{root / "one", root / "two", root / "missing"};
+  EXPECT_EQ(sceneNames(dirs), (std::vector<std::string>{"beam", "cape"}));
+  const Result<fs::path> unknown = resolveScenePath("bem", dirs);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message,
+            "cannot open scene 'bem': no such file: check the path or give a preset name: beam, cape");
+  const Result<fs::path> noAssets = resolveScenePath("beam", {});
+  ASSERT_FALSE(noAssets.ok());
+  EXPECT_NE(noAssets.error().message.find("no assets/scenes/ folder"), std::string::npos) << noAssets.error().message;
+  // The shipped folder: every preset file is named, so the help never lags behind assets/scenes/.
+  const auto shipped = assetSearchDirs(executableDir(nullptr));
+  ASSERT_FALSE(shipped.empty());
+  const Result<fs::path> typo = resolveScenePath("jely_shake", shipped);
+  ASSERT_FALSE(typo.ok());
+  std::size_t count = 0;
+  for (const auto& e : fs::directory_iterator(shipped.front() / "scenes")) {
+    if (e.path().extension() != ".json") continue;
+    ++count;
+    EXPECT_NE(typo.error().message.find(e.path().stem().string()), std::string::npos) << e.path();
+  }
+  EXPECT_GE(count, 16u);
+  fs::remove_all(root);
+}
+
 TEST(Window, MissingDisplayMessage) {
   EXPECT_FALSE(missingDisplayMessage(":0", nullptr).has_value());
   EXPECT_FALSE(missingDisplayMessage(nullptr, "wayland-0").has_value());
