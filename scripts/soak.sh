@@ -93,13 +93,13 @@ run_case() {
 }
 
 failed=0
-ran=()
+counted=()  # the cases whose row in the log folder gives the verdict: run now, or kept by --resume
 for c in "${cases[@]}"; do
   read -r preset solver backend <<< "$c"
   out="$log/${preset}_${solver}_${backend}.txt"
   if [ "$resume" = 1 ] && [ -f "$out.row" ]; then
     cat "$out.row"
-    grep -q '| ok |' "$out.row" || failed=$((failed + 1))
+    counted+=("$out")
     continue
   fi
   if [ -n "$resume_from" ]; then
@@ -108,7 +108,7 @@ for c in "${cases[@]}"; do
     if [ -n "$done_row" ]; then echo "$done_row"; continue; fi
   fi
   rm -f "$out.row"  # a stale row from an earlier run must not stand for this one
-  ran+=("$out")
+  counted+=("$out")
   if [ "$jobs" = 1 ]; then
     run_case "$preset" "$solver" "$backend" "$out"
   else
@@ -117,8 +117,8 @@ for c in "${cases[@]}"; do
   fi
 done
 wait
-# The verdict comes from the rows the cases wrote, the same way whether they ran here or in the background.
-for out in "${ran[@]}"; do
+# The verdict comes from the rows, the same way whether a case ran here, in the background or earlier.
+for out in "${counted[@]}"; do
   grep -q '| ok |' "$out.row" 2>/dev/null || failed=$((failed + 1))
 done
 if [ "$failed" = 0 ] && [ "$created" = 1 ]; then
