@@ -75,11 +75,19 @@ ScenePanelActions drawScenePanel(ScenePanelState& state, const ScenePanelInput& 
 
   if (in.presets && !in.presets->empty()) {
     ImGui::TextUnformatted("presets");
-    int column = 0;
+    // Buttons flow and wrap at the panel's edge, each as wide as its name: fixed
+    // columns clipped the longer names (cloth_tablecloth) at the scrollbar.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float lastRight = 0.0f;
+    bool first = true;
     for (const PresetEntry& p : *in.presets) {
-      if (column++ % 3 != 0) ImGui::SameLine();
       const std::string label = p.path.stem().string();
-      if (ImGui::Button(label.c_str(), ImVec2(100, 0))) actions.openScene = p.path;
+      const float width = ImGui::CalcTextSize(label.c_str()).x + 2.0f * style.FramePadding.x;
+      if (!first && lastRight + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+      first = false;
+      if (ImGui::Button(label.c_str())) actions.openScene = p.path;
+      lastRight = ImGui::GetItemRectMax().x;
       itemTooltip((p.name + ": " + p.description).c_str());
     }
   }
