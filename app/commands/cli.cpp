@@ -149,7 +149,8 @@ void addRunSubcommand(CLI::App& cli, ParsedCommandLine& out) {
   run->add_option("--target-tets", args->targetTets, "--mesh: approximate tet count")->capture_default_str();
   run->add_flag("--soak", args->soak,
                 "Long-run check: also fail (exit 3) when resident memory grows more than 5 % from frame 1000 (or "
-                "half the run) to the end");
+                "half the run) to the end; on OpenCL the energy is read every " +
+                    std::to_string(kSoakEnergyEvery) + " frames, not only at the end");
   run->callback([=, &out] {
     args->overrides = overrides->given();
     out.run = *args;

@@ -178,7 +178,10 @@ int runRunCommand(const RunArgs& args) {
       }
       if (Status st = pins.move(animated, end, state, *sim); !st) return fail("moving keyed pins: " + st.error().message);
     }
-    if (Status st = stepFrame(*sim, model, settings, csv.is_open(), state, diag); !st)
+    // A device keeps the state: read it for --stats, and every kSoakEnergyEvery
+    // frames of a soak so the energy checks below see the run, not only its end.
+    const bool readState = csv.is_open() || (args.soak && frame % kSoakEnergyEvery == 0);
+    if (Status st = stepFrame(*sim, model, settings, readState, state, diag); !st)
       return fail("OpenCL backend, frame " + std::to_string(frame) + ": " + st.error().message);
     if (!diag.finite) {
       std::cerr << "tetlab run: the simulation blew up at frame " << frame << ": " << diag.problem << "\n";
@@ -209,8 +212,8 @@ int runRunCommand(const RunArgs& args) {
         checkConvergence(settings.solver, settings.step, settings.step.substeps, diag.residual);
     convergenceFrames += conv.applies;
     underConverged += conv.underConverged;
-    // A device's energy is read only with --stats (else it is computed once at the end).
-    const bool energyKnown = sim->computesEnergy() || csv.is_open();
+    // A device's energy is known only on the frames its state was read (else once at the end).
+    const bool energyKnown = sim->computesEnergy() || readState;
     const EnergyRiseCheck rise =
         checkEnergyRise(unforced && energyKnown, diag.energy.dynamicTotal(), e0.dynamicTotal(), energyScale);
     if (!unforced && energyKnown) {
