@@ -26,7 +26,8 @@ StatsRow rowOf(const SimSession& s) {
   row.underConverged = s.convergence().underConverged || s.xpbdForceShare().underConverged;
   row.residualTolerance = s.convergence().tolerance;
   const EnergyRiseCheck rise =
-      checkEnergyRise(!s.externallyForced(), d.energy.dynamicTotal(), s.energyStart(), s.energyScale());
+      checkEnergyRise(!s.externallyForced(), checkedEnergy(d.energy, s.settings().solver), s.energyStart(),
+                      s.energyScale());
   row.energyRise = rise.applies ? rise.rise : 0.0;
   row.dampingIterations = d.dampingIterations;
   row.dampingResidual = d.dampingResidual;

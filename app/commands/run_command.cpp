@@ -156,6 +156,11 @@ int runRunCommand(const RunArgs& args) {
   int dampingShort = 0;  // frames whose damping pass fell short (rayleighPassFellShort)
   float worstDampingResidual = 0.0f;
   double worstRise = -INFINITY;
+  PbdSoftness softest;  // PBD: the largest excess of the shape's material energy (checkPbdSoftness)
+  const auto keepSoftest = [&](const EnergyReport& energy, bool known) {
+    const PbdSoftness soft = checkPbdSoftness(settings.solver, unforced && known, energy, e0.dynamicTotal(), energyScale);
+    if (soft.applies && (!softest.applies || soft.excess > softest.excess)) softest = soft;
+  };
   // Resident memory early in the run (after the first frames' allocations) and at its end.
   const int earlyFrame = std::min(kSoakEarlyFrame, std::max(1, args.frames / 2));
   std::optional<uint64_t> earlyResident;
@@ -214,16 +219,17 @@ int runRunCommand(const RunArgs& args) {
     underConverged += conv.underConverged;
     // A device's energy is known only on the frames its state was read (else once at the end).
     const bool energyKnown = sim->computesEnergy() || readState;
-    const EnergyRiseCheck rise =
-        checkEnergyRise(unforced && energyKnown, diag.energy.dynamicTotal(), e0.dynamicTotal(), energyScale);
+    const double checked = checkedEnergy(diag.energy, settings.solver);
+    const EnergyRiseCheck rise = checkEnergyRise(unforced && energyKnown, checked, e0.dynamicTotal(), energyScale);
+    keepSoftest(diag.energy, energyKnown);
     if (!unforced && energyKnown) {
       // Forced (keyed pins, wind, fields): the window's explosion bound, which
       // allows the bodies' elastic capacity (core/sim/convergence.h).
       const ExplosionCheck explosion =
-          checkExplosion(diag.energy.dynamicTotal(), e0.dynamicTotal(), energyScale, true, capacity);
+          checkExplosion(checked, e0.dynamicTotal(), energyScale, true, capacity);
       if (explosion.exploded) {
         std::cerr << "tetlab run: frame " << frame << ": "
-                  << explosionMessage(explosion, diag.energy.dynamicTotal(), e0.dynamicTotal(), energyScale) << "\n";
+                  << explosionMessage(explosion, checked, e0.dynamicTotal(), energyScale) << "\n";
         return 2;
       }
     }
@@ -287,7 +293,8 @@ int runRunCommand(const RunArgs& args) {
                 settings.step.rayleigh.maxIterations, double(settings.step.rayleigh.tolerance), dampingShort,
                 args.frames, double(worstDampingResidual));
   // The last frame (read back on OpenCL).
-  worstRise = std::max(worstRise, diag.energy.dynamicTotal() - e0.dynamicTotal());
+  worstRise = std::max(worstRise, checkedEnergy(diag.energy, settings.solver) - e0.dynamicTotal());
+  keepSoftest(diag.energy, true);
   const EnergyRiseCheck worst = checkEnergyRise(unforced && std::isfinite(worstRise), e0.dynamicTotal() + worstRise,
                                                 e0.dynamicTotal(), energyScale);
   if (worst.blowUp) {
@@ -303,6 +310,12 @@ int runRunCommand(const RunArgs& args) {
     std::printf("tetlab run: energy rose %.4g J above the start (tolerance %.3g J) in an unforced run: the "
                 "solver added energy\n",
                 worst.rise, worst.tolerance);
+  else if (softest.soft)
+    std::printf("tetlab run: the material's energy of PBD's shape rose up to %.4g J above the start (tolerance %.3g J) "
+                "while its motion gained none: under-converged PBD is softer than its material; raise --substeps (its "
+                "default stiffness mapping makes iterations count little), or use XPBD, VBD or AVBD (docs/solvers.md, "
+                "'Known limits')\n",
+                softest.excess, softest.tolerance);
   const std::optional<uint64_t> lateResident = residentBytes();
   if (earlyResident && lateResident) {
     const double growth = memoryGrowth(*earlyResident, *lateResident);

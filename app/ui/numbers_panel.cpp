@@ -154,6 +154,19 @@ void drawFidelity(const SimSession& session) {
                 "limits, e.g. XPBD below its shear substep limit). The largest rise since the last reset. A live "
                 "material edit also changes the elastic energy.");
   }
+  const PbdSoftness& soft = session.pbdSoftness();
+  if (soft.applies && soft.soft && !(e.applies && e.rising)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarnColor);
+    ImGui::TextWrapped("PBD softer than its material: the shape holds up to +%.3g J of the material's energy above "
+                       "the start (tolerance %.3g J)",
+                       soft.excess, soft.tolerance);
+    ImGui::PopStyleColor();
+    itemTooltip("Its motion (kinetic + gravitational energy) gained nothing, but PBD stopped before its constraints "
+                "reached the material's force, so the body stretches further than the material would let it "
+                "(high mass ratios and stiff materials converge slowly). Raise the substeps (with the default "
+                "match_xpbd stiffness mapping the iterations count little), or use XPBD, VBD or AVBD "
+                "(docs/solvers.md, 'Known limits').");
+  }
 }
 
 }  // namespace

@@ -312,15 +312,17 @@ void SimSession::afterStep() {
   xpbdShare_ = checkXpbdForceShare(diag_.energy, energyScale_);
   if (xpbdShare_.underConverged) ++xpbdSoftFrames_;
   // Keep the largest rise since the reset: a swing that gained energy shows after it passes.
-  const EnergyRiseCheck rise =
-      checkEnergyRise(!forced_, total, energy0_, energyScale_);
+  const double checked = checkedEnergy(diag_.energy, settings_.solver);
+  const EnergyRiseCheck rise = checkEnergyRise(!forced_, checked, energy0_, energyScale_);
   if (!rise.applies || !energyRise_.applies || rise.rise > energyRise_.rise) energyRise_ = rise;
+  const PbdSoftness soft = checkPbdSoftness(settings_.solver, !forced_, diag_.energy, energy0_, energyScale_);
+  if (!soft.applies || !pbdSoftness_.applies || soft.excess > pbdSoftness_.excess) pbdSoftness_ = soft;
   lastWarning_ = diag_.warning;
   // The capacity follows live material edits (a sum over the elements: microseconds).
   if (forced_) elasticCapacity_ = elasticCapacity(model());
-  const ExplosionCheck explosion = checkExplosion(total, energy0_, energyScale_, forced_, elasticCapacity_);
+  const ExplosionCheck explosion = checkExplosion(checked, energy0_, energyScale_, forced_, elasticCapacity_);
   if (explosion.exploded) {
-    const std::string message = explosionMessage(explosion, total, energy0_, energyScale_);
+    const std::string message = explosionMessage(explosion, checked, energy0_, energyScale_);
     // OpenCL: the host copy may be frames old; show the state that exploded.
     if (backend_ == Backend::OpenCl) (void)pullFromDevice();
     markBlownUp(message);
@@ -380,6 +382,7 @@ void SimSession::reset() {
   xpbdShare_ = {};
   xpbdSoftFrames_ = 0;
   energyRise_ = {};
+  pbdSoftness_ = {};
   forced_ = false;
   // The start energy again: gravity may have been edited since the scene loaded.
   energy0_ = computeEnergy(model(), settings_, state_).dynamicTotal();

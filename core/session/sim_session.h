@@ -221,6 +221,9 @@ class SimSession {
   const ConvergenceCheck& convergence() const { return convergence_; }
   uint64_t underConvergedFrames() const { return underConvergedFrames_; }
   const EnergyRiseCheck& energyRise() const { return energyRise_; }
+  // PBD: the largest excess of the shape's material energy over the start
+  // since the reset, which the rise check does not count (checkPbdSoftness).
+  const PbdSoftness& pbdSoftness() const { return pbdSoftness_; }
   // XPBD: the share of the deformation's force its multipliers carried in the
   // last measured frame, and how many frames fell below the tolerance since the reset.
   const XpbdForceShare& xpbdForceShare() const { return xpbdShare_; }
@@ -317,6 +320,7 @@ class SimSession {
   XpbdForceShare xpbdShare_;
   uint64_t xpbdSoftFrames_ = 0;
   EnergyRiseCheck energyRise_;
+  PbdSoftness pbdSoftness_;
   bool forced_ = false;  // external work since the last reset (markExternalWork): energy may rise
   glm::vec3 gravity0_{0.0f};  // gravity energy0_ was measured with
   std::string blowUp_;

@@ -47,6 +47,21 @@ EnergyRiseCheck checkEnergyRise(bool unforced, double total, double start, doubl
   return c;
 }
 
+double checkedEnergy(const EnergyReport& energy, SolverKind solver) {
+  return solver == SolverKind::Pbd ? energy.kinetic + energy.potential : energy.dynamicTotal();
+}
+
+PbdSoftness checkPbdSoftness(SolverKind solver, bool unforced, const EnergyReport& energy, double start,
+                             double scale) {
+  PbdSoftness c;
+  if (solver != SolverKind::Pbd || !unforced || !std::isfinite(energy.total())) return c;
+  c.applies = true;
+  c.excess = energy.total() - start;
+  c.tolerance = kEnergyRiseTolerance * scale;
+  c.soft = c.excess > c.tolerance;
+  return c;
+}
+
 double sceneEnergyScale(const SimModel& model, const StepSettings& step, const EnergyReport& start) {
   double mass = 0.0;
   glm::vec3 lo(INFINITY), hi(-INFINITY);

@@ -34,36 +34,41 @@ TEST(RunSoak, ShortBeamReportsItsMemoryAndPasses) {
   EXPECT_NE(run.output.find(" at frame 20, "), std::string::npos) << "half of a run shorter than 2000 frames";
 }
 
-// The rise the summary line reports ("energy rose X J above the start"), or 0 when it reports none.
+// The largest rise the summary reports: "energy rose X J above the start", or
+// for PBD, checked by its motion, the shape's "rose up to X J" (softness); 0 if none.
 double reportedRise(const std::string& output) {
-  const std::string key = "energy rose ";
-  const size_t at = output.find(key);
-  return at == std::string::npos ? 0.0 : std::strtod(output.c_str() + at + key.size(), nullptr);
+  for (const std::string key : {"energy rose ", "PBD's shape rose up to "})
+    if (const size_t at = output.find(key); at != std::string::npos)
+      return std::strtod(output.c_str() + at + key.size(), nullptr);
+  return 0.0;
 }
 
 // A device keeps the state, so a soak on OpenCL read the energy only at the
 // end: a rise that had settled again by then went unseen. The chain preset on
 // PBD (a 1000:1 mass ratio at 20 x 20) stretches its column like a soft spring
-// and swings back: about 59 J above the start near frame 12, back to about 2 J
-// at frame 20 (the CPU reference measures every frame). A soak on OpenCL reads
-// the state every kSoakEnergyEvery frames, so it must see the swing too.
+// and swings back: its shape holds about 59 J of the material's energy above
+// the start near frame 12 and about 2 J at frame 20 (the CPU reference
+// measures every frame). A soak on OpenCL reads the state every
+// kSoakEnergyEvery frames, so it must see the swing too.
 TEST(RunSoak, OpenClChecksTheEnergyDuringTheRunNotOnlyAtTheEnd) {
   const auto csv = std::filesystem::temp_directory_path() / "tetlab_soak_energy_cpu.csv";
   const std::string common = "run --scene chain --solver pbd --frames 20 --soak";
   auto cpu = test::runTetlab(common + " --backend cpu --stats '" + csv.string() + "'");
   ASSERT_EQ(cpu.exitCode, 0) << cpu.output;
-  const std::vector<double> rise = test::csvColumn(csv, "energy_rise");
-  ASSERT_EQ(rise.size(), 20u);
-  const double peak = *std::max_element(rise.begin(), rise.end());
+  const double peak = reportedRise(cpu.output);
+  const std::vector<double> total = test::csvColumn(csv, "total");
+  ASSERT_EQ(total.size(), 20u);
+  // The start is the peak frame's total less the peak; what is left at the end:
+  const double start = *std::max_element(total.begin(), total.end()) - peak;
+  const double left = total.back() - start;
   // Not vacuous: the swing is far above what is left of it at the end.
-  ASSERT_GT(peak, 10.0 * std::max(rise.back(), 0.1)) << "no transient to miss: the test needs a new scene";
-  EXPECT_NEAR(reportedRise(cpu.output), peak, 1e-3 * peak) << cpu.output;
+  ASSERT_GT(peak, 10.0 * std::max(left, 0.1)) << "no transient to miss: the test needs a new scene\n" << cpu.output;
 
   auto gpu = test::runTetlab(common + " --backend opencl");
   if (gpu.exitCode != 0 && gpu.output.find("no OpenCL platform") != std::string::npos) GTEST_SKIP() << gpu.output;
   ASSERT_EQ(gpu.exitCode, 0) << gpu.output;
   // Sampled every 10 frames the swing (rising for 12 frames, falling for 8)
-  // shows at least half of its peak; the end alone shows rise.back().
+  // shows at least half of its peak; the end alone shows `left`.
   EXPECT_GE(reportedRise(gpu.output), 0.5 * peak) << gpu.output;
 }
 

@@ -92,6 +92,34 @@ TEST(ConvergenceCheck, ARiseAboveTheWholeEnergyScaleIsABlowUp) {
   EXPECT_FALSE(checkEnergyRise(true, NAN, 10.0, 10.0).applies);  // NaN is reported by the finiteness check
 }
 
+// PBD keeps no multipliers: its checks take the motion (kinetic +
+// gravitational), and the shape's material energy above the start is its
+// softness, reported apart. Energy PBD adds shows in the motion and is still a
+// rise (and past 100 tolerances a blow-up); the other solvers keep dynamicTotal().
+TEST(ConvergenceCheck, PbdIsCheckedByItsMotionAndItsShapeEnergyIsSoftness) {
+  EnergyReport stretched;  // start 10 J; the motion lost 1 J, the shape holds 50 J
+  stretched.kinetic = 1.0;
+  stretched.potential = 8.0;
+  stretched.elastic = 50.0;
+  EXPECT_DOUBLE_EQ(checkedEnergy(stretched, SolverKind::Pbd), 9.0);
+  EXPECT_DOUBLE_EQ(checkedEnergy(stretched, SolverKind::Xpbd), 59.0);
+  EXPECT_DOUBLE_EQ(checkedEnergy(stretched, SolverKind::Vbd), 59.0);
+  EXPECT_FALSE(checkEnergyRise(true, checkedEnergy(stretched, SolverKind::Pbd), 10.0, 10.0).rising);
+  EXPECT_TRUE(checkEnergyRise(true, checkedEnergy(stretched, SolverKind::Avbd), 10.0, 10.0).blowUp);
+  const PbdSoftness soft = checkPbdSoftness(SolverKind::Pbd, true, stretched, 10.0, 10.0);
+  EXPECT_TRUE(soft.applies && soft.soft);
+  EXPECT_DOUBLE_EQ(soft.excess, 49.0);
+  EXPECT_DOUBLE_EQ(soft.tolerance, 0.1);
+  EXPECT_FALSE(checkPbdSoftness(SolverKind::Xpbd, true, stretched, 10.0, 10.0).applies);
+  EXPECT_FALSE(checkPbdSoftness(SolverKind::Pbd, false, stretched, 10.0, 10.0).applies);  // forced
+
+  EnergyReport flung = stretched;  // the motion itself gained 20 J
+  flung.kinetic = 22.0;
+  const EnergyRiseCheck gain = checkEnergyRise(true, checkedEnergy(flung, SolverKind::Pbd), 10.0, 10.0);
+  EXPECT_TRUE(gain.rising && gain.blowUp);
+  EXPECT_DOUBLE_EQ(gain.rise, 20.0);
+}
+
 // The explosion bound (checkExplosion): a keyed twist of a stiff beam
 // legitimately stores far more than 100x its weight-times-size scale, so a
 // forced run is also allowed the bodies' elastic capacity; an unforced run is
