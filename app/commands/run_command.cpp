@@ -229,7 +229,7 @@ int runRunCommand(const RunArgs& args) {
           checkExplosion(checked, e0.dynamicTotal(), energyScale, true, capacity);
       if (explosion.exploded) {
         std::cerr << "tetlab run: frame " << frame << ": "
-                  << explosionMessage(explosion, checked, e0.dynamicTotal(), energyScale) << "\n";
+                  << explosionMessage(explosion, settings.solver, checked, e0.dynamicTotal(), energyScale) << "\n";
         return 2;
       }
     }

@@ -322,7 +322,7 @@ void SimSession::afterStep() {
   if (forced_) elasticCapacity_ = elasticCapacity(model());
   const ExplosionCheck explosion = checkExplosion(checked, energy0_, energyScale_, forced_, elasticCapacity_);
   if (explosion.exploded) {
-    const std::string message = explosionMessage(explosion, checked, energy0_, energyScale_);
+    const std::string message = explosionMessage(explosion, settings_.solver, checked, energy0_, energyScale_);
     // OpenCL: the host copy may be frames old; show the state that exploded.
     if (backend_ == Backend::OpenCl) (void)pullFromDevice();
     markBlownUp(message);

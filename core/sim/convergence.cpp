@@ -102,21 +102,24 @@ ExplosionCheck checkExplosion(double total, double start, double scale, bool for
   return c;
 }
 
-std::string explosionMessage(const ExplosionCheck& c, double total, double start, double scale) {
-  char message[400];
+std::string explosionMessage(const ExplosionCheck& c, SolverKind solver, double total, double start, double scale) {
+  // What `total` is (checkedEnergy): PBD is checked by its motion.
+  const char* what = solver == SolverKind::Pbd ? "kinetic + gravitational energy" : "total energy";
+  char message[512];
   if (c.forced)
     std::snprintf(message, sizeof(message),
-                  "energy explosion: total energy %.4g J is %.4g J from the start (%.4g J), more than %.0fx the "
+                  "energy explosion: %s %.4g J is %.4g J from the start (%.4g J), more than %.0fx the "
                   "scene's energy scale (%.4g J) plus the elastic energy of straining every body 100 %% (%.4g J) "
                   "that the forcing could have put in. Try more substeps or iterations, a smaller dt or another "
                   "Hessian safeguard",
-                  total, std::fabs(total - start), start, kExplosionFactor, scale, c.bound - kExplosionFactor * scale);
+                  what, total, std::fabs(total - start), start, kExplosionFactor, scale,
+                  c.bound - kExplosionFactor * scale);
   else
     std::snprintf(message, sizeof(message),
-                  "energy explosion: total energy %.4g J is more than %.0fx the scene's energy scale (%.4g J) away "
+                  "energy explosion: %s %.4g J is more than %.0fx the scene's energy scale (%.4g J) away "
                   "from the start (%.4g J). Try more substeps or iterations, a smaller dt or another Hessian "
                   "safeguard",
-                  total, kExplosionFactor, scale, start);
+                  what, total, kExplosionFactor, scale, start);
   return message;
 }
 

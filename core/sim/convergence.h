@@ -131,8 +131,9 @@ struct ExplosionCheck {
 
 ExplosionCheck checkExplosion(double total, double start, double scale, bool forced, double elasticCapacity);
 double elasticCapacity(const SimModel& model);
-// The one-line report of an explosion (what, the numbers, what to try).
-std::string explosionMessage(const ExplosionCheck& check, double total, double start, double scale);
+// The one-line report of an explosion (what, the numbers, what to try);
+// `total` is checkedEnergy(energy, solver), named as such.
+std::string explosionMessage(const ExplosionCheck& check, SolverKind solver, double total, double start, double scale);
 
 // The scene's energy scale [J]: its weight times its size plus 1 m^2/s^2 per
 // kg (so a weightless scene still has one), plus the start energy itself.

@@ -144,7 +144,13 @@ TEST(ConvergenceCheck, AForcedRunIsAllowedItsElasticCapacity) {
   EXPECT_TRUE(checkExplosion(start + 2.0 * elasticCapacity(model), start, scale, true, elasticCapacity(model)).exploded);
   EXPECT_TRUE(checkExplosion(NAN, start, scale, true, elasticCapacity(model)).exploded);
   const ExplosionCheck forced = checkExplosion(1e12, start, scale, true, elasticCapacity(model));
-  EXPECT_NE(explosionMessage(forced, 1e12, start, scale).find("straining every body 100 %"), std::string::npos);
+  EXPECT_NE(explosionMessage(forced, SolverKind::Vbd, 1e12, start, scale).find("straining every body 100 %"),
+            std::string::npos);
+  // It names the energy it checked: PBD's motion (checkedEnergy), every other solver's total.
+  EXPECT_NE(explosionMessage(forced, SolverKind::Vbd, 1e12, start, scale).find("total energy 1e+12 J"),
+            std::string::npos);
+  EXPECT_NE(explosionMessage(forced, SolverKind::Pbd, 1e12, start, scale).find("kinetic + gravitational energy 1e+12 J"),
+            std::string::npos);
 }
 
 }  // namespace
