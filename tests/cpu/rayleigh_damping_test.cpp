@@ -101,63 +101,73 @@ constexpr Budget kBudgets[] = {{SolverKind::Pbd, 120, 1},
                                {SolverKind::Vbd, 120, 5},
                                {SolverKind::Avbd, 120, 5}};
 
-// (a) Damping removes only motion: the settled sag equals the undamped mean.
-TEST(RayleighDamping, StaticSagIsTheUndampedOne) {
+// (a) and (b) read the same eight runs (each solver's beam undamped and damped,
+// 240 frames from rest), so they are one test: the runs are the cost.
+struct BeamHistories {
+  Budget budget;
+  std::vector<double> free, damped;
+  int cgIterations = 0;
+};
+
+std::vector<BeamHistories> beamHistories() {
+  std::vector<BeamHistories> out;
   for (const Budget& b : kBudgets) {
-    // Undamped: mean over 2 s of oscillation (about 13 periods: the mean of a
-    // sine over a non-integer count of periods is off by < 1 / (pi N) of its
-    // amplitude, here < 3 % of an amplitude that is itself ~ the sag; the
-    // second half of the window is used, so < 2.5 % of the sag).
-    const std::vector<double> free = comDropHistory(beamScene(0.0f), b.kind, b.substeps, b.iterations, 240);
-    const std::vector<double> damped = comDropHistory(beamScene(kKd), b.kind, b.substeps, b.iterations, 240);
-    ASSERT_EQ(free.size(), 240u);
-    ASSERT_EQ(damped.size(), 240u);
-    const double undampedSag = mean(free, 120, 240);
-    const double dampedSag = mean(damped, 180, 240);
-    std::printf("[ measured ] %s %dx%d E = 1e8: COM sag undamped %.4e m, k_d = 2 ms %.4e m (ratio %.4f)\n",
-                phystest::solverName(b.kind), b.substeps, b.iterations, undampedSag, dampedSag,
-                dampedSag / undampedSag);
-    EXPECT_NEAR(dampedSag / undampedSag, 1.0, 0.02) << phystest::solverName(b.kind);
+    BeamHistories h{b, {}, {}, 0};
+    h.free = comDropHistory(beamScene(0.0f), b.kind, b.substeps, b.iterations, 240);
+    h.damped = comDropHistory(beamScene(kKd), b.kind, b.substeps, b.iterations, 240, &h.cgIterations);
+    out.push_back(std::move(h));
   }
+  return out;
 }
 
+// (a) Damping removes only motion: the settled sag equals the undamped mean.
+// Undamped: mean over 2 s of oscillation (about 13 periods: the mean of a sine
+// over a non-integer count of periods is off by < 1 / (pi N) of its amplitude,
+// here < 3 % of an amplitude that is itself ~ the sag; the second half of the
+// window is used, so < 2.5 % of the sag).
+//
 // (b) The first bending mode's damping ratio. C = k_d K gives the mode
 // c = k_d m omega_K^2, so zeta = k_d omega_K^2 / (2 omega) at the omega a
 // solver oscillates with (an under-converged solver is softer than K: omega <
 // omega_K, and K's damping is then relatively stronger). omega_K is taken from
 // the most converged run (VBD at 120 x 5, within 1 % of AVBD). Each solver's
-// own numerical damping zeta0 (undamped run) is subtracted.
+// own numerical damping zeta0 (undamped run) is subtracted. The decay is read
+// from the first 90 frames undamped (12 peaks) and the first 150 damped (8).
 // Tolerance 15 %: the operator split (backward Euler over a frame lowers the
 // rate by ln(1 + dt k_d omega^2) / (dt k_d omega^2) ~ 3 %), 100 CG iterations
 // (the tolerance is not always reached), the COM's share of higher modes and
 // the 60 Hz peak interpolation.
-TEST(RayleighDamping, BendingModeDampingRatioIsRayleighOnEverySolver) {
-  struct Measured {
-    Budget budget;
-    Decay free, damped;
-    int cgIterations = 0;
-  };
-  std::vector<Measured> runs;
-  for (const Budget& b : kBudgets) {
-    Measured m{b, {}, {}, 0};
-    const std::vector<double> free = comDropHistory(beamScene(0.0f), b.kind, b.substeps, b.iterations, 90);
-    const std::vector<double> damped =
-        comDropHistory(beamScene(kKd), b.kind, b.substeps, b.iterations, 150, &m.cgIterations);
-    ASSERT_EQ(damped.size(), 150u);
-    m.free = measureDecay(free, mean(free, 0, free.size()), 12);
-    m.damped = measureDecay(damped, mean(damped, 120, 150), 8);
-    ASSERT_GT(m.damped.omega, 0.0) << phystest::solverName(b.kind);
-    runs.push_back(m);
+TEST(RayleighDamping, StaticSagIsTheUndampedOneAndTheModeDampingRatioIsRayleigh) {
+  const std::vector<BeamHistories> runs = beamHistories();
+  for (const BeamHistories& h : runs) {
+    ASSERT_EQ(h.free.size(), 240u) << phystest::solverName(h.budget.kind);
+    ASSERT_EQ(h.damped.size(), 240u) << phystest::solverName(h.budget.kind);
   }
-  const double omegaK = runs[2].damped.omega;  // VBD 120 x 5
-  for (const Measured& m : runs) {
-    const double expected = kKd * omegaK * omegaK / (2.0 * m.damped.omega);
-    const double got = m.damped.zeta - m.free.zeta;
+  for (const BeamHistories& h : runs) {
+    const double undampedSag = mean(h.free, 120, 240);
+    const double dampedSag = mean(h.damped, 180, 240);
+    std::printf("[ measured ] %s %dx%d E = 1e8: COM sag undamped %.4e m, k_d = 2 ms %.4e m (ratio %.4f)\n",
+                phystest::solverName(h.budget.kind), h.budget.substeps, h.budget.iterations, undampedSag, dampedSag,
+                dampedSag / undampedSag);
+    EXPECT_NEAR(dampedSag / undampedSag, 1.0, 0.02) << phystest::solverName(h.budget.kind);
+  }
+  std::vector<Decay> free, damped;
+  for (const BeamHistories& h : runs) {
+    const std::vector<double> f(h.free.begin(), h.free.begin() + 90), d(h.damped.begin(), h.damped.begin() + 150);
+    free.push_back(measureDecay(f, mean(f, 0, f.size()), 12));
+    damped.push_back(measureDecay(d, mean(d, 120, 150), 8));
+    ASSERT_GT(damped.back().omega, 0.0) << phystest::solverName(h.budget.kind);
+  }
+  const double omegaK = damped[2].omega;  // VBD 120 x 5
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const Budget& b = runs[i].budget;
+    const double expected = kKd * omegaK * omegaK / (2.0 * damped[i].omega);
+    const double got = damped[i].zeta - free[i].zeta;
     std::printf("[ measured ] %s %dx%d: omega %.1f rad/s, zeta undamped %.4f, damped %.4f, difference %.4f, "
                 "k_d omega_K^2 / (2 omega) = %.4f (ratio %.3f), CG iterations up to %d\n",
-                phystest::solverName(m.budget.kind), m.budget.substeps, m.budget.iterations, m.damped.omega,
-                m.free.zeta, m.damped.zeta, got, expected, got / expected, m.cgIterations);
-    EXPECT_NEAR(got / expected, 1.0, 0.15) << phystest::solverName(m.budget.kind);
+                phystest::solverName(b.kind), b.substeps, b.iterations, damped[i].omega, free[i].zeta,
+                damped[i].zeta, got, expected, got / expected, runs[i].cgIterations);
+    EXPECT_NEAR(got / expected, 1.0, 0.15) << phystest::solverName(b.kind);
   }
 }
 
