@@ -10,6 +10,7 @@
 #include "app/commands/compare_command.h"
 #include "app/commands/deform_command.h"
 #include "app/opencl_status.h"
+#include "core/mesh/tet_target.h"
 #include "core/session/sim_session.h"
 #include "core/scene/scene_overrides.h"
 
@@ -23,7 +24,7 @@ struct AppOptions {
   std::filesystem::path scenePath;  // resolved, exists
   std::filesystem::path meshPath;   // resolved, exists (when scenePath is empty)
   std::string sceneArgument;        // as the user typed it (for messages)
-  int targetTets = 2000;            // --mesh: approximate tet count
+  int targetTets = kDefaultTargetTets;  // --mesh: approximate tet count
   SceneOverrides overrides;         // --solver, --dt, ... replace the file's values
   // --backend. Unset: OpenCL on the chosen device when it works (the sandbox
   // steps on the device; on PoCL the one-group schedules made it the faster

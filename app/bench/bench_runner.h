@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/mesh/tet_target.h"
 #include "core/result.h"
 #include "core/scene/scene_build.h"
 #include "core/sim/presets.h"
@@ -29,7 +30,7 @@ struct BenchConfig {
   int frames = 60;                 // timed frames per case
   int warmup = 5;                  // untimed frames first
   uint32_t cellsThick = 2;         // preset resolution
-  int targetTets = 5000;           // mesh:FILE scenes
+  int targetTets = kDefaultTargetTets;  // mesh:FILE scenes
   std::optional<int> substeps;     // override the scene's settings for every solver
   std::optional<int> iterations;
   GpuSchedule schedule = GpuSchedule::Auto;  // OpenCL VBD launch schedule (--schedule)

@@ -344,7 +344,7 @@ void registerSubcommands(CLI::App& cli, ParsedCommandLine& out) {
 struct RawFlags {
   std::string scene;
   std::string mesh;
-  int targetTets = 2000;
+  int targetTets = kDefaultTargetTets;
   std::string solver;
   std::string backend;
   std::string kernels;

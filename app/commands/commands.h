@@ -4,12 +4,14 @@
 #include <optional>
 #include <string>
 
+#include "core/mesh/tet_target.h"
+
 namespace tetlab {
 
 // tetlab inspect FILE.obj [--target-tets N] [--json]
 struct InspectArgs {
   std::string file;
-  int targetTets = 5000;
+  int targetTets = kDefaultTargetTets;
   bool json = false;
 };
 int runInspectCommand(const InspectArgs& args);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/commands/stats_row.h"
+#include "core/mesh/tet_target.h"
 #include "core/result.h"
 #include "core/scene/scene_overrides.h"
 
@@ -27,7 +28,7 @@ struct RunArgs {
   SceneOverrides overrides;          // --dt, --substeps, --iterations, --youngs, --poisson, --density, --seed
   std::string stats;                 // CSV output path, one row per frame; empty: none
   int cellsThick = 2;                // preset resolution (cells through the thickness)
-  int targetTets = 5000;             // --mesh: approximate tet count
+  int targetTets = kDefaultTargetTets;  // --mesh: approximate tet count (core/mesh/tet_target.h)
   std::vector<std::filesystem::path> assetDirs;  // --scene: where its relative mesh paths are looked up
   bool soak = false;                 // fail (exit 3) when resident memory grows (kSoakMemoryGrowth); energy read every kSoakEnergyEvery frames
 };

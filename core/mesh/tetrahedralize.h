@@ -22,6 +22,7 @@
 #include "core/mesh/surface_checks.h"
 #include "core/mesh/tet_cleanup.h"
 #include "core/mesh/tet_mesh.h"
+#include "core/mesh/tet_target.h"
 #include "core/mesh/tetgen_isolated.h"
 #include "core/result.h"
 
@@ -41,7 +42,7 @@ const char* toString(TetPhase phase);
 
 struct TetOptions {
   TetMethod method = TetMethod::Auto;
-  int targetTets = 5000;            // approximate; sets TetGen's max volume and the fallback's resolution.
+  int targetTets = kDefaultTargetTets;  // approximate; sets TetGen's max volume and the fallback's resolution.
                                     // TetGen keeps every surface triangle, so a dense surface can need more.
   bool quality = true;              // TetGen -q
   double radiusEdgeRatio = 1.414;   // TetGen -q bound on circumradius / shortest edge (>= 1.0)

@@ -15,13 +15,14 @@
 #include <functional>
 
 #include "core/mesh/tet_mesh.h"
+#include "core/mesh/tet_target.h"
 #include "core/result.h"
 
 namespace tetlab {
 
 struct VoxelOptions {
   int resolution = 0;           // cells along the longest bounding-box axis; 0 = derive from targetTets
-  int targetTets = 5000;        // used when resolution == 0 (about 6 tets per inside cell)
+  int targetTets = kDefaultTargetTets;  // used when resolution == 0 (about 6 tets per inside cell)
   double insideThreshold = 0.5; // |winding number| at a cell centre above this means inside
 };
 

@@ -15,6 +15,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "core/mesh/tet_target.h"
 #include "core/mesh/tetrahedralize.h"
 #include "core/scene/compare_spec.h"
 #include "core/model/generators.h"
@@ -98,7 +99,7 @@ struct HairGenerator {
 
 // The tetrahedralization options a user may set for an OBJ body (TetOptions subset).
 struct TetSpec {
-  int targetTets = 3000;            // approximate tet count [-]
+  int targetTets = kDefaultTargetTets;  // approximate tet count [-]
   bool quality = true;              // TetGen quality refinement (-q)
   double radiusEdgeRatio = 1.414;   // TetGen -q bound, >= 1 [-]
   TetMethod method = TetMethod::Auto;

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/mesh/tet_target.h"
 #include "core/model/material.h"
 #include "core/result.h"
 #include "core/scene/scene_desc.h"
@@ -47,7 +48,7 @@ Result<SceneDesc> presetSceneDesc(std::string_view name, const PresetOptions& op
 // --mesh`, the bench's mesh: scenes): one OBJ dropped onto the ground: fitted into a 0.3 m cube, lowest point at
 // 0.4 m, soft rubber (E = 100 kPa, nu = 0.3, 1000 kg/m^3), VBD, the camera left
 // to the app's automatic fit. meshPath is stored as given.
-SceneDesc makeMeshDropScene(const std::string& meshPath, int targetTets = 2000);
+SceneDesc makeMeshDropScene(const std::string& meshPath, int targetTets = kDefaultTargetTets);
 
 // buildScene(presetSceneDesc(name, options)).scene.
 Result<Scene> makePresetScene(std::string_view name, const PresetOptions& options);
