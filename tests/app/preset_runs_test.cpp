@@ -50,6 +50,7 @@ const fs::path kAssets = fs::path(TETLAB_SOURCE_DIR) / "assets";
 constexpr int kMaxFrames = 300;  // 5 s at the presets' 60 Hz
 constexpr double kMinSeconds = 1.5;
 constexpr double kG = 9.81;
+constexpr double kPi = 3.14159265358979;
 // OBJ bodies are tetrahedralized to about this many tets (the presets ask for
 // 2000: 60 ms a PBD step on CI's cores, 18 s a run; the test is about the
 // scene and the solvers, not the mesh resolution).
@@ -233,7 +234,7 @@ BodyShape shapeOf(const SimModel& m, const State& s, uint32_t body, const BodyIn
   for (size_t k = 0; k < m.strandSegments.size(); ++k)  // a strand: length x cross-section (diameter = thickness)
     if (m.strandSegmentBody[k] == body) {
       const double d = m.materials[body].thickness;
-      out.volume += 3.14159265358979 * d * d / 4.0 *
+      out.volume += kPi * d * d / 4.0 *
                     glm::length(m.restPositions[m.strandSegments[k].x] - m.restPositions[m.strandSegments[k].y]);
     }
   out.height = maxY - out.minY;
@@ -265,7 +266,7 @@ double columnSag(const SimModel& m, const State& s, uint32_t body, const BodyInd
 // shape; the tip deflection is used, the largest, so the period is not
 // underestimated). A softer solver reaches a fifth of the stiff sag sooner
 // still: delta_s (1 - cos omega_s t) = delta / 5 gives t ~ sqrt(0.4 delta / g).
-double halfPeriodOfSag(double delta) { return 3.14159265358979 * std::sqrt(std::max(0.0, delta) / kG); }
+double halfPeriodOfSag(double delta) { return kPi * std::sqrt(std::max(0.0, delta) / kG); }
 
 BodyBound boundFor(const SimModel& m, const State& s, const SceneDesc& desc, const Colliders& colliders, uint32_t body,
                    const BodyIndex& bodies, glm::dvec3 com) {
@@ -296,7 +297,7 @@ BodyBound boundFor(const SimModel& m, const State& s, const SceneDesc& desc, con
     const double s0 = springStretch / springK;  // stiffness-weighted mean stretch [m]
     out.kind = BoundKind::Hanging;
     out.required = 0.5 * std::max(0.0, W / springK - s0);
-    out.eventTime = 3.14159265358979 * std::sqrt(shape.mass / springK);  // half the spring-mass period
+    out.eventTime = kPi * std::sqrt(shape.mass / springK);  // half the spring-mass period
     std::snprintf(why, sizeof(why),
                   "hung by springs of %.4g N/m in all, stretched %.4f m at the start: W / K - s0 = %.4f m, half of it",
                   springK, s0, W / springK - s0);
@@ -328,7 +329,7 @@ BodyBound boundFor(const SimModel& m, const State& s, const SceneDesc& desc, con
       const double amplitude = L * std::sin(std::acos(cosTheta));
       out.kind = BoundKind::Pendulum;
       out.required = 0.5 * amplitude;
-      out.eventTime = 0.5 * 3.14159265358979 * std::sqrt(L / kG);  // a quarter of the small-swing period
+      out.eventTime = 0.5 * kPi * std::sqrt(L / kG);  // a quarter of the small-swing period
       std::snprintf(why, sizeof(why), "pendulum L = %.3f m, v0 = %.2f m/s: swing %.4f m, half of it", L, speed,
                     amplitude);
     } else if (m.isCloth(body) && reach >= 2.0 * shape.height && desc.settings.step.constraints.bending &&
