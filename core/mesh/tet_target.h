@@ -3,8 +3,8 @@
 // number for the window (--mesh, drag and drop), `tetlab run`, `tetlab
 // compare`, `tetlab inspect`, the bench's mesh:FILE scenes and a scene file's
 // mesh body without "target_tets", so a headless run tetrahedralizes the mesh
-// the window shows. 2000 keeps every solver interactive on a laptop GPU and on
-// the CPU reference (the bunny_drop preset asks for the same). The deformer
+// the window shows. 2000 is the count the window has always used for a dropped
+// mesh, and the one the bunny_drop preset asks for. The deformer
 // keeps its own (core/deform/deformer.h): it drives an animated surface, not
 // a body the user steps.
 namespace tetlab {
