@@ -269,7 +269,7 @@ void addDeformSubcommand(CLI::App& cli, ParsedCommandLine& out) {
   d->add_option("--density", args->density, "Density [kg/m^3] (weights the attraction)")
       ->check(finiteIn(1e-6, 1e9))
       ->capture_default_str();
-  d->add_option("--stretch", (*vectors)[1], "PBD/XPBD stretch stiffness per rest axis x,y,z, times E (0: off)")
+  d->add_option("--stretch", (*vectors)[1], "PBD/XPBD stretch stiffness per rest axis x,y,z, times 2 mu (0: off)")
       ->expected(3)
       ->delimiter(',')
       ->check(finiteIn(0.0, 1e6))

@@ -114,7 +114,7 @@ bool drawRegions(DeformSession& d) {
         changed = true;
       }
       changed |= ImGui::DragFloat("volume", &g.volumeScale, 0.01f, 0.0f, 100.0f, "%.2f x K");
-      itemTooltip("Tet volume stiffness in this region, times the bulk modulus (0: none).");
+      itemTooltip("Tet volume stiffness in this region, times Lame lambda (0: none; nu = 0 has none).");
       g.min = glm::min(g.min, g.max);
       ImGui::TreePop();
     }
@@ -181,7 +181,7 @@ bool drawSettings(DeformSession& d, DeformUiState& state, DeformActions& actions
   changed |= ImGui::SliderFloat("Poisson nu", &s.material.poissonRatio, 0.0f, 0.49f, "%.3f");
   if (s.solver == SolverKind::Pbd || s.solver == SolverKind::Xpbd) {
     changed |= ImGui::DragFloat3("stretch x,y,z", &s.stretchScale.x, 0.01f, 0.0f, 100.0f, "%.2f");
-    itemTooltip("Stretch stiffness along each rest axis, times E (0: that constraint off).");
+    itemTooltip("Stretch stiffness along each rest axis, times 2 mu (0: that constraint off).");
     changed |= ImGui::DragFloat3("shear xy,xz,yz", &s.shearScale.x, 0.01f, 0.0f, 100.0f, "%.2f");
     changed |= ImGui::DragFloat3("rest scale", &s.restScale.x, 0.005f, 0.1f, 10.0f, "%.3f");
     itemTooltip("The length each material axis stretches to: 1 keeps the rest length.");

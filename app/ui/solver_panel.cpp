@@ -315,7 +315,7 @@ void drawSolverParameters(SimSession& session) {
     PositionBasedConstraintParams& pb = s.positionBased;
     if (ImGui::TreeNode("shared PBD/XPBD constraint settings")) {
       ImGui::DragFloat3("stretch scale", &pb.stretchScale.x, 0.01f, 0.0f, 10.0f, "%.2f");
-      itemTooltip("Strain-based stretch stiffness per rest axis x y z, as multiples of E [-].");
+      itemTooltip("Strain-based stretch stiffness per rest axis x y z, as multiples of 2 mu (1: the material) [-].");
       ImGui::DragFloat3("shear scale", &pb.shearScale.x, 0.01f, 0.0f, 10.0f, "%.2f");
       itemTooltip("Strain-based shear stiffness xy xz yz, as multiples of mu [-].");
       ImGui::DragFloat3("rest scale", &pb.restScale.x, 0.005f, 0.1f, 10.0f, "%.3f");
@@ -341,7 +341,7 @@ void drawConstraintToggles(SimSession& session) {
   itemTooltip("Edge distance constraints (PBD/XPBD) or mass springs with k = 6 E V / L^2 (VBD/AVBD) on the solids; "
               "a cloth's edges are its membrane and always act [-].");
   ImGui::Checkbox("tet volume", &c.tetVolume);
-  itemTooltip("Per-tet volume preservation with the bulk modulus [-].");
+  itemTooltip("Per-tet volume preservation: Lame lambda with the strain set (together the material), the bulk modulus without [-].");
   ImGui::SameLine(170);
   ImGui::Checkbox("strain based", &c.strainBased);
   itemTooltip("Strain-based dynamics stretch and shear per tet (Mueller 2014), PBD/XPBD [-].");

@@ -14,9 +14,10 @@
 namespace tetlab {
 
 // The kernels' PbStrain from the user's terms: stiffness scales (stretch x, y,
-// z times E; shear xy, xz, yz times mu), rest-length scales, the material x
+// z times 2 mu; shear xy, xz, yz times mu), rest-length scales, the material x
 // axis (any non-zero direction: strainMaterialFrame) and the volume stiffness
-// as a multiple of the bulk modulus.
+// as a multiple of lambda (pb_tet_moduli: with every scale 1 the set is the
+// material's isotropic tensor).
 clm::PbStrain makePbStrain(glm::vec3 stretchScale, glm::vec3 shearScale, glm::vec3 restScale, glm::vec3 materialAxis,
                            float volumeScale);
 

@@ -27,10 +27,10 @@
 // The elastic model is each solver's own: VBD and AVBD the stable
 // Neo-Hookean energy (volume stiffness through the Poisson ratio); PBD and
 // XPBD the strain-based constraints of Mueller et al. 2014 with stiffness per
-// material axis (stretch x/y/z, shear xy/xz/yz as multiples of E and mu, the
+// material axis (stretch x/y/z, shear xy/xz/yz as multiples of 2 mu and mu, the
 // axes turned to a direction the user sets, each stretching toward its own
 // rest-length scale) plus the
-// tet volume constraint (bulk modulus). XPBD's pull toward the targets lives in
+// tet volume constraint (Lame lambda; all scales 1: the material tensor). XPBD's pull toward the targets lives in
 // its multipliers from where the frame's iterations start: with `start =
 // Previous` it pulls toward the previous solution, not the animation.
 #include <cstdint>
@@ -65,11 +65,11 @@ struct DeformRegion {
   std::string name;
   bool enabled = true;
   glm::vec3 min{0.0f}, max{0.0f};             // rest space [m]
-  glm::vec3 stretchScale{1.0f};               // per material axis, times E (0: off)
+  glm::vec3 stretchScale{1.0f};               // per material axis, times 2 mu (0: off)
   glm::vec3 shearScale{1.0f};                 // xy, xz, yz, times mu (0: off)
   glm::vec3 restScale{1.0f};                  // the stretch each material axis relaxes to [-]
   glm::vec3 materialAxis{1.0f, 0.0f, 0.0f};   // the region's material x axis in the rest shape
-  float volumeScale = 1.0f;                   // tet volume stiffness, times the bulk modulus (0: off)
+  float volumeScale = 1.0f;                   // tet volume stiffness, times Lame lambda (0: off)
 };
 
 struct DeformSettings {
@@ -84,7 +84,7 @@ struct DeformSettings {
   std::vector<uint8_t> painted;            // Painted: 1 per held vertex of the rest mesh, in its order
   float attraction = 0.0f;               // k_a: pull of every free vertex toward its target, per unit mass [1/s^2]
   glm::vec3 gravity{0.0f};               // [m/s^2]
-  // PBD/XPBD: strain-based stiffness per rest axis as multiples of E (stretch
+  // PBD/XPBD: strain-based stiffness per rest axis as multiples of 2 mu (stretch
   // x, y, z) and mu (shear xy, xz, yz), 0 = that constraint off; and the tet
   // volume constraint.
   glm::vec3 stretchScale{1.0f};

@@ -78,12 +78,12 @@ void addElasticEnergy(const SimModel& model, const SolverSettings& settings, con
         elastic += V0 * double(clm::nh_energy_density(F, nh.mu, nh.lambda));
       }
       const LameParameters lame = lameFromYoungPoisson(material.youngsModulus, material.poissonRatio);
-      if (on.tetVolume) {
-        const double K = double(lame.lambda) + 2.0 * double(lame.mu) / 3.0;
+      const clm::PbTetModuli k = clm::pb_tet_moduli(lame.mu, lame.lambda, on.strainBased ? 1u : 0u);
+      if (on.tetVolume && k.volume > 0.0f) {
         const double c = clm::mat3_det_minus_one_of_g(clm::mat3_minus_identity(F));
-        const double e = 0.5 * K * V0 * c * c;
+        const double e = 0.5 * double(k.volume) * V0 * c * c;
         elastic += e;
-        probe.add(probe.layout.tetVolume + t, e, float(c), float(K * V0));
+        probe.add(probe.layout.tetVolume + t, e, float(c), float(double(k.volume) * V0));
       }
       if (on.strainBased) {
         clm::Mat3 dCdF;
@@ -91,16 +91,16 @@ void addElasticEnergy(const SimModel& model, const SolverSettings& settings, con
         const clm::Mat3 Fm = strainFrameIsIdentity(pb.materialAxis) ? F : clm::mat3_mul(F, toMat3(strainFrame));
         for (int i = 0; i < 3; ++i) {
           const double c = clm::strain_stretch_constraint(Fm, i, pb.restScale[i], &dCdF);
-          const double k = V0 * double(material.youngsModulus) * double(pb.stretchScale[i]);
-          elastic += 0.5 * k * c * c;
-          probe.add(probe.layout.strain + 6 * t + uint32_t(i), 0.5 * k * c * c, float(c), float(k));
+          const double ks = V0 * double(k.stretch) * double(pb.stretchScale[i]);
+          elastic += 0.5 * ks * c * c;
+          probe.add(probe.layout.strain + 6 * t + uint32_t(i), 0.5 * ks * c * c, float(c), float(ks));
         }
         static constexpr int kPairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
         for (int p = 0; p < 3; ++p) {
           const double c = clm::strain_shear_constraint(Fm, kPairs[p][0], kPairs[p][1], &dCdF);
-          const double k = V0 * double(lame.mu) * double(pb.shearScale[p]);
-          elastic += 0.5 * k * c * c;
-          probe.add(probe.layout.strain + 6 * t + 3 + uint32_t(p), 0.5 * k * c * c, float(c), float(k));
+          const double ksh = V0 * double(k.shear) * double(pb.shearScale[p]);
+          elastic += 0.5 * ksh * c * c;
+          probe.add(probe.layout.strain + 6 * t + 3 + uint32_t(p), 0.5 * ksh * c * c, float(c), float(ksh));
         }
       }
     }

@@ -4,8 +4,8 @@
 // the solvers seek (docs/solvers.md):
 //   neoHookean   sum V0 psi(F)                (psi: shaders/cl/common/neo_hookean.clh, the VBD energy)
 //   edges        sum 1/2 k_e (l - L)^2        (k_e: edgeSpringStiffness)
-//   tetVolume    sum 1/2 K V0 (det F - 1)^2   (K: bulk modulus lambda + 2 mu / 3)
-//   strainBased  sum 1/2 V0 (E s_i C_i^2 + mu s_ij C_ij^2)
+//   tetVolume    sum 1/2 k_V V0 (det F - 1)^2 (k_V: lambda with strainBased, else K = lambda + 2 mu / 3)
+//   strainBased  sum 1/2 V0 (2 mu s_i C_i^2 + mu s_ij C_ij^2)   (pb_tet_moduli, constraints_tet.clh)
 //   bending      sum D/2 |sum_j k_j x_j|^2    (cloth hinges, core/model/cloth_bending.h)
 // Hard constraints (pins, contacts, tethers) store no energy.
 #include "core/model/sim_model.h"

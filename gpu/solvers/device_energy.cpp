@@ -88,8 +88,7 @@ Status DeviceEnergy::uploadMaterials(const ClContext& ctx, const SimModel& model
     const Material& material = model.materials[b];
     const NeoHookeanParameters nh = neoHookeanFromMaterial(material);
     const LameParameters lame = lameFromYoungPoisson(material.youngsModulus, material.poissonRatio);
-    const double bulk = double(lame.lambda) + 2.0 * double(lame.mu) / 3.0;
-    bodiesHost_.emplace_back(nh.mu, nh.lambda, float(bulk), bodyBendingStiffness(model, b));
+    bodiesHost_.emplace_back(nh.mu, nh.lambda, lame.lambda, bodyBendingStiffness(model, b));
     const MembraneModuli membrane = model.isCloth(b) ? membraneModuli(material) : MembraneModuli{0.0f, 0.0f};
     bodiesHost_.emplace_back(material.youngsModulus, lame.mu, membrane.muH, membrane.lambdaH);
   }

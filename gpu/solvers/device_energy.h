@@ -9,7 +9,7 @@
 //
 //   queue: ... step(s) ─► energy_vertices ─► energy_tets ─► energy_edges ─► read partials ─► sum in double
 //
-// Material constants (Neo-Hookean mu/lambda, bulk modulus, E, Lame mu per
+// Material constants (Neo-Hookean mu/lambda, Lame lambda, E, Lame mu per
 // body; spring stiffness per edge) are computed on the host exactly as
 // computeEnergy does and uploaded only when SimModel::materials changed.
 // compute() blocks on the queue: call it between steps (after a step's enqueue

@@ -86,7 +86,7 @@ static float4 energy_add_compliant(float4 acc, float shape, float C, float k, __
 
 // Elastic energy of one tet, term by term as computeElasticEnergy adds them,
 // as (elastic, compliant shape, converged, carried) [J].
-// energyBodies per body: [2b] = (NH mu, NH lambda, bulk K, bending) [Pa],
+// energyBodies per body: [2b] = (NH mu, NH lambda, Lame lambda, bending) [Pa],
 // [2b + 1] = (E, Lame mu [Pa], membrane mu_h, lambda_h [N/m]). volumeSlot / strainSlot: the tet's
 // multipliers in State::lambda (lambdaLayout).
 // strainRest: xyz the stretch targets, w 1 when strainFrame (the material
@@ -96,9 +96,10 @@ static float4 energy_of_tet(Mat3 F, float V0, float4 b0, float4 b1, uint terms, 
                             uint volumeSlot, uint strainSlot, EnergyProbe probe) {
   float4 e = (float4)(0.0f, 0.0f, 0.0f, 0.0f);
   if (terms & ENERGY_TERM_NEO_HOOKEAN) e.x += V0 * nh_energy_density(F, b0.x, b0.y);  // Smith et al. 2018 Eq. 14
-  if (terms & ENERGY_TERM_TET_VOLUME) {
+  const PbTetModuli k = pb_tet_moduli(b1.y, b0.z, terms & ENERGY_TERM_STRAIN);
+  if ((terms & ENERGY_TERM_TET_VOLUME) && k.volume > 0.0f) {
     const float c = mat3_det_minus_one_of_g(mat3_minus_identity(F));  // Mueller et al. 2007 Sec. 4.4, V = V0 det F
-    e = energy_add_compliant(e, 0.5f * b0.z * V0 * c * c, c, b0.z * V0, lambda, volumeSlot, probe);
+    e = energy_add_compliant(e, 0.5f * k.volume * V0 * c * c, c, k.volume * V0, lambda, volumeSlot, probe);
   }
   if (terms & ENERGY_TERM_STRAIN) {  // Mueller et al. 2014 Sec. 4
     Mat3 dCdF;
@@ -107,15 +108,15 @@ static float4 energy_of_tet(Mat3 F, float V0, float4 b0, float4 b1, uint terms, 
     const float rest[3] = {strainRest.x, strainRest.y, strainRest.z};
     for (int i = 0; i < 3; ++i) {
       const float c = strain_stretch_constraint(Fm, i, rest[i], &dCdF);
-      const float k = V0 * (b1.x * stretch[i]);
-      e = energy_add_compliant(e, 0.5f * k * c * c, c, k, lambda, strainSlot + (uint)i, probe);
+      const float ks = V0 * (k.stretch * stretch[i]);
+      e = energy_add_compliant(e, 0.5f * ks * c * c, c, ks, lambda, strainSlot + (uint)i, probe);
     }
     const float shear[3] = {shearScale.x, shearScale.y, shearScale.z};
     const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
     for (int p = 0; p < 3; ++p) {
       const float c = strain_shear_constraint(Fm, pairs[p][0], pairs[p][1], &dCdF);
-      const float k = V0 * (b1.y * shear[p]);
-      e = energy_add_compliant(e, 0.5f * k * c * c, c, k, lambda, strainSlot + 3u + (uint)p, probe);
+      const float ksh = V0 * (k.shear * shear[p]);
+      e = energy_add_compliant(e, 0.5f * ksh * c * c, c, ksh, lambda, strainSlot + 3u + (uint)p, probe);
     }
   }
   return e;

@@ -186,6 +186,61 @@ TEST(ConstraintMath, NeoHookeanEnergyLinearisesToTheMaterial) {
   }
 }
 
+// PBD/XPBD's strain-based set with pb_tet_moduli's stiffnesses stores the
+// material's linear-elastic energy at small strain: sum 1/2 k C^2 over the
+// three stretches, three shears and the volume equals mu eps:eps + lambda/2
+// tr(eps)^2 to O(|eps|) relative, at nu = 0 (no volume constraint), 0.3 and
+// 0.45. A rotation superposed changes nothing (every C is rotation invariant).
+// The constraints are evaluated in double from the float F (float's C ~ 1e-3
+// would cancel ~4 digits in the energy); uniaxial strain then checks C11 =
+// lambda + 2 mu directly (the old set, stretch E and volume K, gave E + K).
+TEST(ConstraintMath, StrainBasedSetStoresTheMaterialsLinearEnergy) {
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (float nu : {0.0f, 0.3f, 0.45f}) {
+    const LameParameters lame = lameFromYoungPoisson(1.0e6f, nu);
+    const clm::PbTetModuli k = clm::pb_tet_moduli(lame.mu, lame.lambda, 1u);
+    const auto setEnergy = [&](const double e[3][3], double angle) {
+      // F = R (I + e) in double; the set's C from its definitions (constraints_tet.clh).
+      const double c = std::cos(angle), s = std::sin(angle);
+      const double R[3][3] = {{c, -s, 0}, {s, c, 0}, {0, 0, 1}};
+      double F[3][3];
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          F[i][j] = 0.0;
+          for (int m = 0; m < 3; ++m) F[i][j] += R[i][m] * ((m == j ? 1.0 : 0.0) + e[m][j]);
+        }
+      const auto col = [&](int j, int i) { return F[i][j]; };
+      const auto len = [&](int j) { return std::sqrt(col(j, 0) * col(j, 0) + col(j, 1) * col(j, 1) + col(j, 2) * col(j, 2)); };
+      double W = 0.0;
+      for (int i = 0; i < 3; ++i) W += 0.5 * k.stretch * (len(i) - 1.0) * (len(i) - 1.0);
+      const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+      for (const auto& p : pairs) {
+        double dot = 0.0;
+        for (int r = 0; r < 3; ++r) dot += col(p[0], r) * col(p[1], r);
+        const double C = dot / (len(p[0]) * len(p[1]));
+        W += 0.5 * k.shear * C * C;
+      }
+      const double J = F[0][0] * (F[1][1] * F[2][2] - F[1][2] * F[2][1]) -
+                       F[0][1] * (F[1][0] * F[2][2] - F[1][2] * F[2][0]) +
+                       F[0][2] * (F[1][0] * F[2][1] - F[1][1] * F[2][0]);
+      return W + 0.5 * k.volume * (J - 1.0) * (J - 1.0);
+    };
+    EXPECT_EQ(k.volume > 0.0f, nu > 0.0f) << "nu " << nu;
+    for (int trial = 0; trial < 10; ++trial) {
+      double e[3][3];
+      for (int i = 0; i < 3; ++i)
+        for (int j = i; j < 3; ++j) e[i][j] = e[j][i] = 1e-4 * u(rng);
+      const double linear = lameEnergy(lame, e);
+      EXPECT_NEAR(setEnergy(e, 0.0), linear, 1e-2 * linear) << "nu " << nu << " trial " << trial;
+      EXPECT_NEAR(setEnergy(e, 0.8), linear, 1e-2 * linear) << "nu " << nu << " trial " << trial;
+    }
+    const double uniaxial[3][3] = {{1e-4, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    const double C11 = 2.0 * setEnergy(uniaxial, 0.0) / 1e-8;
+    EXPECT_NEAR(C11, double(lame.lambda) + 2.0 * double(lame.mu), 1e-3 * C11) << "nu " << nu;
+  }
+}
+
 TEST(ConstraintMath, SignedDistanceNormalsMatchFiniteDifferences) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);

@@ -84,9 +84,10 @@ TEST_P(PositionBased, MouseAttachmentForceIsCapped) {
   EXPECT_NEAR(moved, expected, 5.4e-3 * expected);
 }
 
-// Strain-based stretch along y with stiffness s E: a column hanging under its
-// own weight (lateral stretch and shear keep its cross-section) elongates by
-// rho g L^2 / (2 s E), for s = 1 and s = 0.2. XPBD converges to it; PBD's
+// Strain-based stretch along y with stiffness s k_s, k_s = 2 mu (pb_tet_moduli;
+// no volume constraint here, so the set is not the whole material): a column
+// hanging under its own weight (lateral stretch and shear keep its
+// cross-section) elongates by rho g L^2 / (2 s k_s), for s = 1 and s = 0.2. XPBD converges to it; PBD's
 // stiffness mapping matches XPBD only for isolated constraints (pbd_params.h),
 // so for PBD the check is that the axis scale acts: elongation grows at least
 // 3x for the 5x softer axis, and stays within 25% of the elastic answer.
@@ -120,8 +121,9 @@ TEST_P(PositionBased, StrainStretchStiffnessFollowsTheAxisScale) {
         ++count;
       }
     const double elongation = -L - bottom / count;
-    const double expected = rho * 9.81 * L * L / (2.0 * s * E);
-    std::printf("%s: stretch scale %.1f: elongation %.3e m, rho g L^2 / (2 s E) = %.3e m\n", solverName(GetParam()), s,
+    const double ks = 2.0 * double(lameFromYoungPoisson(E, 0.3f).mu);
+    const double expected = rho * 9.81 * L * L / (2.0 * s * ks);
+    std::printf("%s: stretch scale %.1f: elongation %.3e m, rho g L^2 / (2 s 2 mu) = %.3e m\n", solverName(GetParam()), s,
                 elongation, expected);
     elongations[idx++] = elongation;
     EXPECT_NEAR(elongation, expected, (GetParam() == SolverKind::Xpbd ? 0.02 : 0.25) * expected);
@@ -135,7 +137,9 @@ INSTANTIATE_TEST_SUITE_P(Solvers, PositionBased, testing::Values(SolverKind::Pbd
 // stays above the ground, comes to rest and keeps its shape. Averaging over
 // the ~10 tets at a vertex makes it much softer than Gauss-Seidel at the same
 // settings (measured: elastic energy at rest 0.055 J vs 9.6e-4 J), so "keeps
-// its shape" is: at least 80% of its height.
+// its shape" is: at least 80% of its height. It rocks on its edges before it
+// settles (max speed 0.06 m/s at 3 s with the strain set at the material's
+// moduli, 6e-3 at 5 s), so it is given 5 s.
 TEST(PbdJacobi, DroppedBlockComesToRest) {
   const SimModel model = buildBox({-0.05f, 0.3f, -0.05f}, glm::vec3(0.1f), {2, 2, 2}, Material{1e5f, 0.3f, 1000, 0});
   SolverSettings settings;
@@ -146,7 +150,7 @@ TEST(PbdJacobi, DroppedBlockComesToRest) {
   solver->reset(model, state);
   StepDiagnostics diag;
   float lowest = INFINITY;
-  for (int f = 0; f < 180; ++f) {
+  for (int f = 0; f < 300; ++f) {
     ASSERT_TRUE(run(model, settings, *solver, state, 1, diag));
     lowest = std::min(lowest, minY(state));
   }

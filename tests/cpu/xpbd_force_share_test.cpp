@@ -66,12 +66,13 @@ TEST(XpbdForceShare, MultipliersAtAShareOfTheirConvergedValueCarryItsSquare) {
     const float share = 0.37f;
     const Material& m = model.materials[0];
     const LameParameters lame = lameFromYoungPoisson(m.youngsModulus, m.poissonRatio);
-    const double bulk = double(lame.lambda) + 2.0 * double(lame.mu) / 3.0;
+    // The strain set's moduli (pb_tet_moduli): stretch 2 mu, volume lambda.
+    const double kStretch = 2.0 * double(lame.mu), kVolume = double(lame.lambda);
     double converged = 0.0;
     for (uint32_t t = 0; t < model.tetCount(); ++t) {
       const double V0 = model.restVolume[t];
-      const double alphaStretch = complianceScale / (double(m.youngsModulus) * V0);  // 1 / (s_x E V0), s_x = 1
-      const double alphaVolume = complianceScale / (bulk * V0);
+      const double alphaStretch = complianceScale / (kStretch * V0);  // 1 / (s_x 2 mu V0), s_x = 1
+      const double alphaVolume = complianceScale / (kVolume * V0);
       state.lambda[layout.strain + 6 * t] = float(-share * 0.1 * h * h / alphaStretch);
       state.lambda[layout.tetVolume + t] = float(-share * 0.1 * h * h / alphaVolume);
       converged += 0.5 * 0.01 * (1.0 / alphaStretch + 1.0 / alphaVolume);
