@@ -33,6 +33,7 @@ StatsRow rowOf(const SimSession& s) {
   row.dampingResidual = d.dampingResidual;
   row.launches = d.launches;
   row.forceShare = s.xpbdForceShare().applies ? s.xpbdForceShare().share : kNaN;
+  row.stepError = d.stepError;
   return row;
 }
 

@@ -260,6 +260,7 @@ int runRunCommand(const RunArgs& args) {
       row.dampingResidual = diag.dampingResidual;
       row.launches = diag.launches;
       row.forceShare = share.applies ? share.share : std::numeric_limits<double>::quiet_NaN();
+      row.stepError = diag.stepError;
       writeStatsColumns(csv, row);
       csv << '\n';
     }

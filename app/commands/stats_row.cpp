@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/model/sim_model.h"
 #include "core/sim/state.h"
@@ -27,6 +28,10 @@ void writeStatsColumns(std::ostream& out, const StatsRow& r) {
       << ',' << r.com.y << ',' << r.com.z << ',' << r.stepMs << ',' << (r.underConverged ? 1 : 0) << ','
       << r.residualTolerance << ',' << r.energyRise << ',' << r.dampingIterations << ',' << r.dampingResidual << ','
       << r.launches << ',' << r.energy.dynamicTotal() << ',' << r.forceShare;
+  const StepError& e = r.stepError;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  out << ',' << (e.measured ? e.error : nan) << ',' << (e.measured ? e.floor : nan) << ','
+      << (e.measured ? e.scale : nan);
 }
 
 }  // namespace tetlab

@@ -20,7 +20,7 @@ struct State;
 inline constexpr const char* kRunStatsHeader =
     "frame,time,kinetic,potential,elastic,total,residual,max_violation,min_y,com_x,com_y,com_z,step_ms,"
     "under_converged,residual_tolerance,energy_rise,damping_iterations,damping_residual,launches,dynamic_total,"
-    "force_share";
+    "force_share,step_error,step_error_floor,step_error_scale";
 
 struct StatsRow {
   uint64_t frame = 0;
@@ -38,6 +38,7 @@ struct StatsRow {
   float dampingResidual = 0.0f;
   uint32_t launches = 0;
   double forceShare = 0.0;       // XPBD; NaN elsewhere
+  StepError stepError;           // the common measure [m] (core/sim/step_error.h); NaN columns when not measured
 };
 
 // minY and com of the state's vertices (lumped masses).

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include <memory>
 
 #include "core/sim/stage.h"
 
@@ -32,11 +33,45 @@ struct EnergyReport {
   }
 };
 
+// The common error measure of a step (core/sim/step_error.h): the
+// backward-Euler residual of the material's energy at the end state, in
+// length units (a bound on the distance to the step's answer). Not measured
+// (measured = false, NaN in --stats) on OpenCL.
+struct StepError {
+  bool measured = false;
+  float error = 0.0f;  // mass-weighted RMS of h^2 |r_i| / m_i [m]
+  float max = 0.0f;    // largest h^2 |r_i| / m_i [m]
+  float scale = 0.0f;  // mass-weighted RMS |x - x^t| of the last substep [m]
+  float floor = 0.0f;  // change one ulp of every coordinate makes [m]
+  uint32_t vertices = 0;  // measured
+  uint32_t excluded = 0;  // free but in contact
+  // error / scale (0 when the step did not move).
+  float relative() const { return scale > 0.0f ? error / scale : 0.0f; }
+  // The residual is what rounding of the positions alone leaves.
+  bool atFloatPrecision() const { return error <= floor; }
+  // Off the step's answer by more than rounding explains and by more than
+  // kStepErrorBand of the step's own motion (docs/solvers.md "One error measure").
+  static constexpr float kBand = 0.05f;
+  bool offItsAnswer() const { return measured && !atFloatPrecision() && error > kBand * scale; }
+};
+
+struct StepErrorScratch;  // core/sim/step_error.h
+// Owns the measure's buffers; a copy starts empty, so copying diagnostics
+// never shares or copies them.
+struct StepErrorScratchBox {
+  std::shared_ptr<StepErrorScratch> p;
+  StepErrorScratchBox() = default;
+  StepErrorScratchBox(const StepErrorScratchBox&) {}
+  StepErrorScratchBox& operator=(const StepErrorScratchBox&) { return *this; }
+};
+
 struct StepDiagnostics {
   EnergyReport energy;
   std::vector<float> residualHistory;  // per iteration of the last substep (solver-specific measure, documented in docs/solvers.md)
   float residual = 0.0f;               // last entry of residualHistory
   float maxViolation = 0.0f;           // max |C| over hard constraints (pins, contacts, attachments) [m]
+  StepError stepError;                 // the common measure, every solver (CPU reference)
+  StepErrorScratchBox stepErrorScratch;  // its buffers, kept between steps (not copied)
   bool finite = true;                  // false: NaN/inf found, step stopped
   int64_t badVertex = -1;              // first non-finite vertex
   std::string problem;                 // human-readable, set when !finite

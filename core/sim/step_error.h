@@ -1,0 +1,56 @@
+#pragma once
+// One error measure for every solver (DESIGN.md "One error measure"; issue
+// 41 item 1). PBD, XPBD, VBD and AVBD all approximate the same backward-Euler
+// step of the body's material: x minimises
+//
+//   G(x) = sum_i m_i / (2 h^2) |x_i - y_i|^2 + U(x),   y = x^t + h v^t + h^2 g
+//
+// (VBD Eq. 2; XPBD's converged step is its stationarity condition, Macklin
+// et al. 2016 Eq. 8-9). Its residual at the solver's end state, per free
+// vertex, is r_i = -dG/dx_i, with U the material's own energy whatever the
+// solver ran: the stable Neo-Hookean tets of (E, nu) (to which PBD/XPBD's
+// strain-based set and VBD's energy agree at small strain), the sheet's
+// membrane and hinges, springs, anchor springs and the mouse. In length units
+// through the inertia m_i / h^2: the step's Hessian is H >= M / h^2 wherever
+// G is convex, so the distance from x to the step's answer, mass-weighted,
+// is at most
+//
+//   error  sqrt(sum_i m_i |h^2 r_i / m_i|^2 / sum_i m_i)   [m]
+//
+// (an upper bound, not an estimate: a stiff body's local imbalance counts in
+// full, because Gauss-Seidel leaves its error in the slow global modes).
+//
+//   scale  the same mean of |x_i - x^t_i|, the last substep's motion  [m]
+//   floor  the same mean of the change one ulp of every coordinate     [m]
+//          makes to h^2 r_i / m_i: the float32 floor of this model at
+//          this state (stiff bodies have a high one, E h^2 / (rho a^2)
+//          ulps; fixed signs per coordinate)
+//
+// Measured: free vertices (w > 0) not touching a collider or another body
+// (contacts are inequalities, not energy terms: their force has no part in
+// dG). Computed from the host state after the frame's last substep.
+#include <vector>
+
+#include "core/cpu/vbd_terms.h"
+#include "core/model/sim_model.h"
+#include "core/sim/collider_records.h"
+#include "core/sim/diagnostics.h"
+#include "core/sim/solver_settings.h"
+#include "core/sim/state.h"
+
+namespace tetlab {
+
+// Buffers of one measurement, refreshed only when the model or materials change.
+struct StepErrorScratch {
+  VbdMaterialCache materials;
+  ColliderRecords colliders;
+  std::vector<glm::vec3> d;  // per vertex: h^2 r_i / m_i at x (NaN: not measured)
+};
+
+// Fills out.stepError from the state just after a substep of length h
+// (x the end state, xInertial its y, xPrev its x^t). state.x is perturbed by
+// one ulp for the floor and restored bit for bit.
+void measureStepError(const SimModel& model, const SolverSettings& settings, float h, State& state,
+                      StepDiagnostics& out);
+
+}  // namespace tetlab
