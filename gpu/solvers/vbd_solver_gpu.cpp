@@ -3,7 +3,7 @@
 //
 //   vbd_init_guess                                       "vbd.init"
 //   for iteration n = 1..N:
-//     for colour c:  [vbd_snapshot_color]                "vbd.snapshot" (body contacts on, 1 colour)
+//     for colour c:  [vbd_snapshot_color]                "vbd.snapshot" (body contacts on, colour 0)
 //                    [vbd_mouse_offset]                  "vbd.mouse"
 //                    vbd_solve_vertices_color            "vbd.solve.c<c>"
 //     [vbd_residual_rms] (last substep of a step)        "vbd.residual"
@@ -282,12 +282,14 @@ cl_int VbdSolverGpu::enqueueColor(const ClContext& ctx, const SolverSettings& se
   const size_t local = program_.localSize();
   const uint32_t begin = s.vertexColors.begin(c), count = s.vertexColors.end(c) - begin;
   // Body contacts: this launch refreshes the partner snapshot of the next colour
-  // (vbd.cl); a single-colour model copies its own colour in a launch before.
+  // (vbd.cl); the first colour copies its own in a launch before. The last
+  // colour must not write the first's: it reads it (a partner of an earlier
+  // colour is read from the snapshot, common/vbd_assembly.clh).
   const bool bodyContacts = (terms & VBD_TERM_BODY_CONTACTS) != 0;
   const uint32_t colors = s.vertexColors.count();
-  const bool ownSnapshot = bodyContacts && colors < 2;
-  const uint32_t nextColor = (c + 1) % colors;
-  const glm::uvec2 next = bodyContacts && !ownSnapshot
+  const bool ownSnapshot = bodyContacts && c == 0;
+  const uint32_t nextColor = c + 1;
+  const glm::uvec2 next = bodyContacts && nextColor < colors
                               ? glm::uvec2(s.vertexColors.begin(nextColor),
                                            s.vertexColors.end(nextColor) - s.vertexColors.begin(nextColor))
                               : glm::uvec2(0u);

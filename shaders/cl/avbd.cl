@@ -15,8 +15,8 @@
 // Every row is owned by one work-item in each kernel (edges by their edge,
 // pins and contacts by their vertex, body contacts by their slot, the mouse by
 // one item), so no atomics. Body contacts (State::bodyContacts, one row per
-// slot from bodyRow on, lambda only) read same-colour partners from the
-// colour's snapshot, as VBD does (vbd_vertex.clh).
+// slot from bodyRow on, lambda only) read partners of this colour and of
+// earlier ones from the snapshot, as VBD does (vbd_vertex.clh).
 // Constants travel in one struct, AvbdStepParams (common/vbd_layout.clh), and
 // the mouse in VbdMouse; the CPU builds the same structs (avbdStepParams).
 //

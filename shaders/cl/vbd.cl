@@ -7,7 +7,8 @@
 //       [vbd_mouse_offset]                  only when c holds 2+ attached vertices
 //       vbd_solve_vertices_color (c)        per vertex of c: gather f_i, H_i, 3x3 Newton step;
 //                                           body contacts on: also copies x of colour c+1's
-//                                           vertices into the partner snapshot (below)
+//                                           vertices into the partner snapshot (below);
+//                                           colour 0's is vbd_snapshot_color before it
 //     [vbd_chebyshev]                       per vertex (VBD Sec. 3.8), when accelerate is on
 //
 // That is the per-colour schedule. Small models instead run the whole step in
@@ -17,14 +18,14 @@
 // Contacts are penalty terms evaluated at the current iterate inside the solve,
 // so there is no separate collision pass. Nothing is read back.
 //
-// Body contacts read a partner of the colour being solved from `snapshot`,
-// which must hold x of that colour's vertices as at the start of the colour
-// (vbd_vertex.clh). Those vertices change only in their own colour's solve,
-// the initial guess and the Chebyshev step, so the snapshot is refreshed
-// without launches of its own: vbd_init_guess and vbd_chebyshev copy every
-// vertex, and the solve of colour c copies colour c + 1 (which that launch
-// does not write; the last colour copies colour 0 for the next iteration).
-// vbd_snapshot_color is the separate copy for a model with a single colour.
+// Body contacts read a partner of the colour being solved, or of an earlier
+// colour, from `snapshot`, which must hold x of those colours' vertices as at
+// the start of the iteration (common/vbd_assembly.clh: every vertex of a
+// contact sees it at one iterate). Those vertices change only in their own
+// colour's solve, the initial guess and the Chebyshev step, so the snapshot
+// of colour c + 1 is written by the solve of colour c (which that launch does
+// not write, and no vertex of it reads from the snapshot), and colour 0's by
+// vbd_snapshot_color before its solve (the last colour reads it, so cannot).
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "vbd_vertex.clh"
