@@ -57,8 +57,9 @@ bool slider(const char* label, float& value, float lo, float hi, const char* for
 void drawVbdPrimal(VbdParams& p, const char* idSuffix) {
   ImGui::PushID(idSuffix);
   enumCombo("initial guess", p.initialGuess, vbdInitialGuessNames(),
-            "Where each substep's iterations start (VBD Sec. 3.7); adaptive uses gravity only while falling, and not "
-            "on a body its pins fix (they would strain it: docs/solvers_vbd_avbd.md) [-].");
+            "Where each substep's iterations start (VBD Sec. 3.7); adaptive uses gravity only while falling, on a "
+            "body swinging on a pin or hinge the part of it the pin leaves, and none on a body its pins fix (they "
+            "would strain it: docs/solvers_vbd_avbd.md) [-].");
   enumCombo("Hessian safeguard", p.safeguard, hessianSafeguardNames(),
             "How an indefinite per-vertex Hessian is made safe before the 3x3 solve (none may explode) [-].");
   if (p.safeguard == HessianSafeguard::DeterminantThreshold)

@@ -64,12 +64,12 @@ class AvbdSolver final : public VbdFamilySolver {
     const float yEps = primal.frictionEpsilon * h;
 
     // Initial guess (VBD Sec. 3.7). A hard-pinned vertex starts where it is held.
-    markHeldVertices(model, state.x, held_);
+    markHeldVertices(model, state.x, held_, &pivots_);
     for (uint32_t i = 0; i < n; ++i) {
       const glm::vec3 v(state.v[i]);
       if (state.x[i].w > 0.0f)
         state.x[i] = glm::vec4(vbdInitialGuess(primal.initialGuess, h, g, glm::vec3(state.x[i]), v, vLast_[i],
-                                               haveHistory_, held_[i] != 0),
+                                               haveHistory_, held_[i], guessPivot(state, pivots_, i)),
                                state.x[i].w);
       vLast_[i] = v;
     }
@@ -138,7 +138,8 @@ class AvbdSolver final : public VbdFamilySolver {
   AvbdConstraints constraints_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive initial guess
   bool haveHistory_ = false;      // vLast_ holds a real v^{t-1} (false right after reset)
-  std::vector<uint8_t> held_;     // per vertex: its pins fix its body (core/sim/held_bodies.h)
+  std::vector<uint8_t> held_;     // per vertex: what its body's pins do (BodyPins, core/sim/held_bodies.h)
+  std::vector<uint32_t> pivots_;  // per vertex of a swinging body: its pivot pin
   VbdContactSnapshot snapshot_;   // partner positions of the body contacts
   TetherCache tethers_;           // rebuilt when the pinned set or the slack changes
 };

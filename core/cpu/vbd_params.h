@@ -17,7 +17,9 @@ enum class VbdInitialGuess : uint8_t {
   InertiaAcceleration,  // x = y = x^t + h v^t + h^2 g (the inertial target, full external acceleration)
   Adaptive,             // x = x^t + h v^t + h^2 a~, a~ = g * clamp((a^t . g_hat) / |g|, 0, 1) with the previous
                         // substep's acceleration a^t = (v^t - v^{t-1}) / h: a body resting on the ground
-                        // (a^t . g_hat ~ 0) starts where it is, a falling one (a^t = g) starts at y
+                        // (a^t . g_hat ~ 0) starts where it is, a falling one (a^t = g) starts at y. A body
+                        // fixed by its pins starts from inertia, one on a pin or a hinge from the part of g
+                        // its nearest pin leaves (core/sim/held_bodies.h, common/vbd_initial_guess.clh)
 };
 
 // How a per-vertex (or per-element) Hessian that is not safely positive

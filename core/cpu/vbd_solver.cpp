@@ -91,13 +91,16 @@ class VbdSolver final : public VbdFamilySolver {
 
     // Initial guess (VBD Sec. 3.7); remember v^t as next substep's v^{t-1}. With
     // Chebyshev acceleration a held body keeps the adaptive guess: over-relaxing
-    // the fall from an inertia start overshoots (common/vbd_initial_guess.clh).
-    markHeldVertices(model, state.x, held_);
+    // the fall from an inertia start overshoots (common/vbd_initial_guess.clh);
+    // a swinging body starts from y either way.
+    markHeldVertices(model, state.x, held_, &pivots_);
     for (uint32_t i = 0; i < n; ++i) {
       const glm::vec3 v(state.v[i]);
       if (state.x[i].w > 0.0f) {
         const glm::vec3 x = vbdInitialGuess(p.initialGuess, h, settings.step.gravity, glm::vec3(state.x[i]), v,
-                                            vLast_[i], haveHistory_, held_[i] != 0 && !p.accelerate);
+                                            vLast_[i], haveHistory_,
+                                            held_[i] == kBodyHeld && p.accelerate ? uint8_t(kBodyFree) : held_[i],
+                                            guessPivot(state, pivots_, i));
         state.x[i] = glm::vec4(x, state.x[i].w);
       }
       vLast_[i] = v;
@@ -188,7 +191,8 @@ class VbdSolver final : public VbdFamilySolver {
   AttachmentLookup attachment_;
   std::vector<glm::vec3> vLast_;  // v^{t-1} for the adaptive / acceleration initial guess
   bool haveHistory_ = false;      // vLast_ holds a real v^{t-1} (false right after reset)
-  std::vector<uint8_t> held_;     // per vertex: its pins fix its body (core/sim/held_bodies.h)
+  std::vector<uint8_t> held_;     // per vertex: what its body's pins do (BodyPins, core/sim/held_bodies.h)
+  std::vector<uint32_t> pivots_;  // per vertex of a swinging body: its pivot pin
   std::vector<uint8_t> inContact_;  // collider or body contact active: Chebyshev leaves the vertex alone
   VbdContactSnapshot snapshot_;  // partner positions of the body contacts
   std::vector<glm::vec3> chebyshevPrev1_, chebyshevPrev2_;  // x^(n-1), x^(n-2)

@@ -7,6 +7,7 @@
 #include "shaders/cl/common/vbd_initial_guess.clh"
 
 #include "core/model/body_constants.h"
+#include "core/sim/held_bodies.h"
 
 namespace tetlab {
 
@@ -19,10 +20,12 @@ void VbdMaterialCache::refresh(const SimModel& model, SpringChoice now) {
   packDmInvColumns(model, dmInv);
 }
 
+static_assert(kBodyFree == VBD_PINS_FREE && kBodyHeld == VBD_PINS_HELD && kBodySwings == VBD_PINS_SWING);
+
 glm::vec3 vbdInitialGuess(VbdInitialGuess mode, float h, glm::vec3 gravity, glm::vec3 x, glm::vec3 v,
-                          glm::vec3 vLast, bool haveHistory, bool held) {
+                          glm::vec3 vLast, bool haveHistory, uint8_t pins, glm::vec3 pivot) {
   return clm::vbd_initial_guess(uint32_t(mode), h, gravity, glm::length(gravity), x, v, vLast, haveHistory ? 1 : 0,
-                                held ? 1 : 0);
+                                int(pins), pivot);
 }
 
 float chebyshevOmega(int n, float rho, float previousOmega) {

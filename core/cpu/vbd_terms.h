@@ -65,10 +65,17 @@ inline glm::vec3 positionOf(const State& state, uint32_t i) { return glm::vec3(s
 
 // Start of the iterations for one vertex (VBD Sec. 3.7); vLast = v^{t-1},
 // unused when !haveHistory (right after a reset: the guess assumes free fall,
-// see shaders/cl/common/vbd_initial_guess.clh); held: the vertex's body has
-// pins (core/sim/held_bodies.h), which makes adaptive act as inertia.
+// see shaders/cl/common/vbd_initial_guess.clh); pins: what the vertex's body
+// pins do (BodyPins, core/sim/held_bodies.h), pivot its pivot pin's position
+// when swinging: under adaptive a held body starts from inertia, a swinging one
+// with the tangential part of g about the pivot.
 glm::vec3 vbdInitialGuess(VbdInitialGuess mode, float h, glm::vec3 gravity, glm::vec3 x, glm::vec3 v,
-                          glm::vec3 vLast, bool haveHistory, bool held);
+                          glm::vec3 vLast, bool haveHistory, uint8_t pins, glm::vec3 pivot);
+
+// The pivot position vbdInitialGuess takes for vertex i (pivots from markHeldVertices).
+inline glm::vec3 guessPivot(const State& state, const std::vector<uint32_t>& pivots, uint32_t i) {
+  return i < pivots.size() && pivots[i] < state.x.size() ? glm::vec3(state.x[pivots[i]]) : glm::vec3(0.0f);
+}
 
 // Chebyshev weight omega_n of iteration n = 1, 2, ... (VBD Sec. 3.8):
 // omega_1 = 1, omega_2 = 2 / (2 - rho^2), omega_n = 4 / (4 - rho^2 omega_{n-1}).

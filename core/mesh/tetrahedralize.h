@@ -80,6 +80,11 @@ using TetProgress = std::function<void(TetPhase phase, float fraction)>;
 // Max tet volume handed to TetGen for a target count: a quality mesh's mean
 // tet is smaller than the bound, so the bound is kMaxVolumeSlack times the mean.
 inline constexpr double kMaxVolumeSlack = 1.5;
+// TetGen's count may miss the target by more than kTargetTolerance either way
+// (quality refinement near a coarse or thin surface); the bound is then
+// rescaled by the miss and TetGen run again, at most kTargetRetries times.
+inline constexpr double kTargetTolerance = 2.0;
+inline constexpr int kTargetRetries = 2;
 // TetGen with -Y makes about 3 tets per surface triangle on the shared meshes
 // (bunny 1000 triangles -> 3689 tets at a 3000 target), so a surface is dense
 // above targetTets / 2 triangles and is simplified to targetTets / 3.

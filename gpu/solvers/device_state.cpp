@@ -121,7 +121,7 @@ Result<DeviceState> createDeviceState(const ClContext& ctx, const SimModel& mode
   d.bodyContacts = std::move(*contacts);
   if (Status s = uploadSpheres(ctx, d, state.spheres); !s) return s.error();
   if (Status s = uploadSprings(ctx, uint32_t(model.vertexCount()), state.springs, d.springs); !s) return s.error();
-  markHeldVertices(model, state.x, d.heldVertices);
+  markHeldVertices(model, state.x, d.heldVertices, &d.pivotVertices);
   return d;
 }
 
@@ -137,7 +137,7 @@ Status uploadState(const ClContext& ctx, const SimModel& model, DeviceState& dev
                  uploadOrResize<float>(ctx, device.lambda, state.lambda, "lambda"),
                  uploadOrResize<float>(ctx, device.penalty, state.penalty, "penalty")})
     if (!s) return s;
-  markHeldVertices(model, state.x, device.heldVertices);
+  markHeldVertices(model, state.x, device.heldVertices, &device.pivotVertices);
   if (Status s = uploadSprings(ctx, device.vertexCount, state.springs, device.springs); !s) return s;
   return uploadSpheres(ctx, device, state.spheres);
 }

@@ -85,9 +85,10 @@ struct DeviceState {
 
   // --- host-side layout ---
   ColorRanges tetColors, edgeColors, hingeColors, membraneColors, vertexColors;
-  // Per vertex: its pins fix its body in the state last uploaded (core/sim/held_bodies.h);
+  // Per vertex: what its body's pins do in the state last uploaded (BodyPins, core/sim/held_bodies.h);
   // the VBD family seeds its v^{t-1} records with it on reset (resetVertexHistory).
   std::vector<uint8_t> heldVertices;
+  std::vector<uint32_t> pivotVertices;  // per vertex of a swinging body: its pivot pin (kNoPivot otherwise)
   uint32_t vertexCount = 0, tetCount = 0, edgeCount = 0, bodyCount = 0;
 
   size_t deviceBytes() const;

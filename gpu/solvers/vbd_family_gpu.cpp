@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <span>
 
+#include "core/sim/held_bodies.h"
 #include "gpu/cl/cl_error.h"
 #include "gpu/cl/launch.h"
 #include "gpu/solvers/vbd_schedule.h"
@@ -167,7 +168,7 @@ Result<std::vector<float>> VbdResidualRecorder::read(const ClContext& ctx) const
 cl_int resetVertexHistory(const ClContext& ctx, const DeviceState& s, const DeviceBuffer<glm::vec4>& history) {
   std::vector<glm::vec4> words(s.vertexCount, glm::vec4(0.0f, 0.0f, 0.0f, VBD_HISTORY_NONE));
   for (size_t i = 0; i < words.size() && i < s.heldVertices.size(); ++i)
-    if (s.heldVertices[i]) words[i].w = VBD_HISTORY_HELD_NONE;
+    words[i].w = clm::vbd_history_start(int(s.heldVertices[i]), i < s.pivotVertices.size() ? s.pivotVertices[i] : kNoPivot);
   if (words.empty()) return CL_SUCCESS;
   return history.upload(ctx.queue, std::span<const glm::vec4>(words));
 }

@@ -112,7 +112,7 @@ struct OneGroupFit {
 OneGroupFit oneGroupFit(const ClContext& ctx, const cl::Kernel& groupKernel, const SimModel& model);
 
 // The v^{t-1} records [0, vertexCount) after a reset (blocking): no history
-// yet, with each vertex's held flag (DeviceState::heldVertices) in the history
+// yet, with each vertex's BodyPins (DeviceState::heldVertices) in the history
 // word of shaders/cl/common/vbd_initial_guess.clh.
 cl_int resetVertexHistory(const ClContext& ctx, const DeviceState& s, const DeviceBuffer<glm::vec4>& history);
 

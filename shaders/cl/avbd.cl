@@ -139,10 +139,13 @@ static inline void avbd_init_guess_vertex(uint i, const AvbdStepParams* p, uint 
   const float3 vi = v[i].xyz;
   const float4 last = vLast[i];  // w: the history word (vbd_initial_guess.clh), set by the host on reset
   const float3 g = (float3)(p->gravity[0], p->gravity[1], p->gravity[2]);
-  if (xi.w > 0.0f)
+  if (xi.w > 0.0f) {
+    const int pins = vbd_history_pins(last.w);
+    const float3 pivot = pins == VBD_PINS_SWING ? x[vbd_history_pivot(last.w)].xyz : (float3)(0.0f);  // a pin: not written
     x[i] = (float4)(vbd_initial_guess(mode, p->h, g, p->gravityLength, xi.xyz, vi, last.xyz,
-                                      vbd_history_valid(last.w), vbd_history_held(last.w)),
+                                      vbd_history_valid(last.w), pins, pivot),
                     xi.w);
+  }
   vLast[i] = (float4)(vi, vbd_history_next(last.w));
 }
 

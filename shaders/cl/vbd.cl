@@ -42,8 +42,10 @@ static inline void vbd_init_guess_vertex(uint i, uint count, __global float4* x,
   const float3 vi = v[i].xyz;
   if (p.w > 0.0f) {
     const float4 last = vertexHistory[i];
+    const int pins = vbd_history_pins(last.w);
+    const float3 pivot = pins == VBD_PINS_SWING ? x[vbd_history_pivot(last.w)].xyz : (float3)(0.0f);  // a pin: not written
     p = (float4)(vbd_initial_guess(mode, h, gravity, gravityLength, p.xyz, vi, last.xyz, vbd_history_valid(last.w),
-                                   vbd_history_held(last.w) && !accelerate),
+                                   accelerate && pins == VBD_PINS_HELD ? VBD_PINS_FREE : pins, pivot),
                  p.w);
     x[i] = p;
   }
