@@ -41,20 +41,17 @@ TEST_P(HeadOnCollision, KeepsLinearMomentum) {
               end.pB / p0, contacts);
   EXPECT_GT(contacts, 0u) << "the blocks never touched: the test is vacuous";
   EXPECT_GT(end.pB, 0.25 * p0) << "the block that was hit must move";
-  if (headon::knownFrictionDrift(kind, mu))
-    GTEST_SKIP() << "known gap (docs/solvers_vbd_avbd.md): AVBD body-contact friction is not yet momentum-exact";
-  EXPECT_LE(worst.axial, headon::kTolerance);
-  EXPECT_LE(worst.sideways, headon::kTolerance);
+  // Known gap (docs/solvers_vbd_avbd.md): AVBD body-contact friction is not yet momentum-exact.
+  const double bound = headon::knownFrictionDrift(kind, mu) ? headon::kKnownGapTolerance : headon::kTolerance;
+  EXPECT_LE(worst.axial, bound);
+  EXPECT_LE(worst.sideways, bound);
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, HeadOnCollision,
                          testing::Combine(testing::Values(SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd,
                                                           SolverKind::Avbd),
                                           testing::Values(0.0f, 0.4f, 1.0f)),
-                         [](const auto& info) {
-                           return std::string(phystest::solverName(std::get<0>(info.param))) + "_" +
-                                  headon::muName(std::get<1>(info.param));
-                         });
+                         headon::paramName);
 
 }  // namespace
 }  // namespace tetlab

@@ -17,25 +17,12 @@
 #include "core/sim/solver.h"
 #include "core/sim/stepper.h"
 #include "tests/preset_files.h"
+#include "tests/lowpoly_torus.h"
 
 namespace tetlab {
 namespace {
 
-std::string lowPolyTorusObj(int n, int m, double r) {
-  std::ostringstream o;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < m; ++j) {
-      const double u = 2.0 * M_PI * i / n, v = 2.0 * M_PI * j / m;
-      o << "v " << (1.0 + r * std::cos(v)) * std::cos(u) << " " << (1.0 + r * std::cos(v)) * std::sin(u) << " "
-        << r * std::sin(v) << "\n";
-    }
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < m; ++j) {
-      const int a = i * m + j, b = ((i + 1) % n) * m + j, c = ((i + 1) % n) * m + (j + 1) % m, d = i * m + (j + 1) % m;
-      o << "f " << a + 1 << " " << b + 1 << " " << c + 1 << " " << d + 1 << "\n";
-    }
-  return o.str();
-}
+using test::lowPolyTorusObj;
 
 glm::vec3 extents(const std::vector<glm::vec4>& x) {
   glm::vec3 lo(INFINITY), hi(-INFINITY);
