@@ -62,6 +62,16 @@ void perturb(State& state, bool undo) {
     for (int c = 0; c < 3; ++c) state.x[i][c] = ulpStep(state.x[i][c], i, c, undo);
 }
 
+// The vertex-to-element lists the assembly walks exist for every family
+// present (a hand-built model may carry elements without them).
+bool adjacencyReady(const Csr& c, size_t elements, uint32_t n) { return elements == 0 || c.offsets.size() == n + 1u; }
+
+bool modelReady(const SimModel& m) {
+  const uint32_t n = m.vertexCount();
+  return adjacencyReady(m.vertexTets, m.tets.size(), n) && adjacencyReady(m.vertexEdges, m.edges.size(), n) &&
+         adjacencyReady(m.vertexMembranes, m.membranes.size(), n) && adjacencyReady(m.vertexHinges, m.hinges.size(), n);
+}
+
 }  // namespace
 
 void measureStepError(const SimModel& model, const SolverSettings& settings, float h, State& state,
@@ -69,7 +79,7 @@ void measureStepError(const SimModel& model, const SolverSettings& settings, flo
   StepError& e = out.stepError;
   e = {};
   // Tethers and motion spheres are projections, not energies: no residual to take.
-  if (settings.step.constraints.tethers || state.spheres.active() || !(h > 0.0f)) return;
+  if (settings.step.constraints.tethers || state.spheres.active() || !(h > 0.0f) || !modelReady(model)) return;
   if (!out.stepErrorScratch.p) out.stepErrorScratch.p = std::make_shared<StepErrorScratch>();
   StepErrorScratch& s = *out.stepErrorScratch.p;
   s.materials.refresh(model, springChoice(settings.step.constraints));

@@ -28,7 +28,8 @@
 //
 // Measured: free vertices (w > 0) not touching a collider or another body
 // (contacts are inequalities, not energy terms: their force has no part in
-// dG). Computed from the host state after the frame's last substep.
+// dG). Computed from the host state after the frame's last substep; not taken
+// on a model without the vertex-to-element lists (a hand-built test model).
 #include <vector>
 
 #include "core/cpu/vbd_terms.h"
