@@ -8,6 +8,7 @@
 
 #include "app/render/compare_layout.h"
 #include "app/ui/solver_panel.h"
+#include "app/ui/step_error_text.h"
 #include "core/scene/enum_names.h"
 #include "core/session/compare_session.h"
 
@@ -191,6 +192,7 @@ void drawLaneTable(const CompareSession& c, CompareUiState& state, CompareAction
       ImGui::Text("   %.2f ms   error RMS %.2g m, max %.2g m", s.lastStepWallMs(), c.error(i).rms, c.error(i).max);
     else
       ImGui::Text("   %.2f ms/frame", s.lastStepWallMs());
+    if (s.diagnostics().stepError.measured) drawStepErrorLine(s.diagnostics().stepError, "   ");
     if (s.blownUp()) {
       ImGui::PushTextWrapPos(0.0f);
       ImGui::TextColored(kError, "   blew up: %s", s.blowUpMessage().c_str());

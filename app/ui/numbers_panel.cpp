@@ -8,6 +8,7 @@
 
 #include "app/ui/plots.h"
 #include "app/ui/solver_panel.h"
+#include "app/ui/step_error_text.h"
 #include "core/scene/enum_names.h"
 #include "core/sim/rayleigh_damping.h"
 
@@ -95,27 +96,8 @@ void drawStages(const SimSession& session) {
 // Says when the numbers on screen are not the material's answer
 // (core/sim/convergence.h): an under-converged VBD/AVBD step, an unforced
 // run that gains energy (a blow-up past kEnergyBlowUpFactor tolerances).
-// The common error measure (core/sim/step_error.h), the same for all four solvers.
-void drawStepError(const StepError& e) {
-  if (!e.measured) {
-    ImGui::TextColored(kDimColor, "step error: measured on the CPU reference only");
-  } else {
-    ImGui::PushStyleColor(ImGuiCol_Text, e.offItsAnswer() ? kWarnColor : kDimColor);
-    if (e.atFloatPrecision())
-      ImGui::TextWrapped("step error at float precision: %.2g m (floor %.2g m)", double(e.error), double(e.floor));
-    else
-      ImGui::TextWrapped("step error %.2g m = %.1f %% of the step's motion (floor %.2g m)", double(e.error),
-                         100.0 * double(e.relative()), double(e.floor));
-    ImGui::PopStyleColor();
-  }
-  itemTooltip("How far the last substep may be from its backward-Euler answer with the material's own energy, "
-              "whichever solver ran: the residual h^2 |r| / m, mass-weighted (a bound on the distance). Amber when "
-              "it is above both its float32 floor (what one ulp of the positions changes) and 5 %% of the step's "
-              "motion (docs/solvers.md, 'One error measure').");
-}
-
 void drawFidelity(const SimSession& session) {
-  drawStepError(session.diagnostics().stepError);
+  drawStepErrorLine(session.diagnostics().stepError, "");
   const ConvergenceCheck& c = session.convergence();
   if (c.applies) {
     ImGui::PushStyleColor(ImGuiCol_Text, c.underConverged ? kWarnColor : kDimColor);

@@ -1,0 +1,34 @@
+#include "app/ui/step_error_text.h"
+
+#include <imgui.h>
+
+#include "app/ui/solver_panel.h"
+
+namespace tetlab {
+namespace {
+
+const ImVec4 kDimColor(0.65f, 0.67f, 0.72f, 1.0f);
+const ImVec4 kWarnColor(1.0f, 0.8f, 0.35f, 1.0f);
+
+}  // namespace
+
+void drawStepErrorLine(const StepError& e, const char* indent) {
+  if (!e.measured) {
+    ImGui::TextColored(kDimColor, "%sstep error: measured on the CPU reference only", indent);
+  } else {
+    ImGui::PushStyleColor(ImGuiCol_Text, e.offItsAnswer() ? kWarnColor : kDimColor);
+    if (e.atFloatPrecision())
+      ImGui::TextWrapped("%sstep error at float precision: %.2g m (floor %.2g m)", indent, double(e.error),
+                         double(e.floor));
+    else
+      ImGui::TextWrapped("%sstep error %.2g m = %.1f %% of the step's motion (floor %.2g m)", indent, double(e.error),
+                         100.0 * double(e.relative()), double(e.floor));
+    ImGui::PopStyleColor();
+  }
+  itemTooltip("How far the last substep may be from its backward-Euler answer with the material's own energy, "
+              "whichever solver ran: the residual h^2 |r| / m, mass-weighted (a bound on the distance). Amber when "
+              "it is above both its float32 floor (what one ulp of the positions changes) and 5 %% of the step's "
+              "motion (docs/solvers.md, 'One error measure').");
+}
+
+}  // namespace tetlab
