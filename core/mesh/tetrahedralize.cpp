@@ -182,6 +182,13 @@ Result<bool> runTetGen(const SurfaceMesh& surface, const TetOptions& options, co
   int retries = 0;
   const size_t first = tg->tets.size();
   TetGenSettings retry = settings;
+  // A rerun may refine far more than the first run did (a radius-edge bound
+  // near 1 on a split surface ran into the 120 s timeout, where the first run
+  // took milliseconds): it gets kRetryTimeFactor times the first run's time
+  // (at least kRetryMinSeconds), and a rerun that times out keeps the first mesh.
+  IsolationOptions retryIsolation = isolation;
+  retryIsolation.timeoutSeconds =
+      std::min(isolation.timeoutSeconds, std::max(kRetryMinSeconds, kRetryTimeFactor * secondsSince(t0)));
   while (retries < kTargetRetries && retry.maxVolume > 0.0 && miss(*tg) > std::log(kTargetTolerance)) {
     // Too few with -Y: the kept surface triangles leave a thin part no room
     // for interior points (a 180-quad torus of tube radius 0.15: 524 tets for
@@ -192,7 +199,7 @@ Result<bool> runTetGen(const SurfaceMesh& surface, const TetOptions& options, co
     } else {
       retry.maxVolume *= double(tg->tets.size()) / target;
     }
-    Result<TetMesh> again = runTetGenIsolated(**input, retry, isolation, ctx.cancel);
+    Result<TetMesh> again = runTetGenIsolated(**input, retry, retryIsolation, ctx.cancel);
     if (ctx.cancelled()) return cancelledError();
     ++retries;
     if (!again) break;  // keep the mesh we have

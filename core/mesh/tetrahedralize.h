@@ -85,6 +85,10 @@ inline constexpr double kMaxVolumeSlack = 1.5;
 // rescaled by the miss and TetGen run again, at most kTargetRetries times.
 inline constexpr double kTargetTolerance = 2.0;
 inline constexpr int kTargetRetries = 2;
+// Each rerun may take this many times the first run's wall time, at least
+// kRetryMinSeconds; past that it is stopped and the first mesh kept.
+inline constexpr double kRetryTimeFactor = 20.0;
+inline constexpr double kRetryMinSeconds = 2.0;
 // TetGen with -Y makes about 3 tets per surface triangle on the shared meshes
 // (bunny 1000 triangles -> 3689 tets at a 3000 target), so a surface is dense
 // above targetTets / 2 triangles and is simplified to targetTets / 3.
