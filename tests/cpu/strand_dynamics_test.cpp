@@ -49,22 +49,29 @@ SimModel rope(float bending) {
   return std::move(built).value();
 }
 
+// Quasi-static strand settings: material terms off but the strand's own, no
+// ground, damped so the slowest mode dies out within the 4 s runs below.
+SolverSettings strandSettings(SolverKind kind, int substeps, int iterations) {
+  SolverSettings settings;
+  settings.solver = kind;
+  settings.step.dt = 1.0f / 60.0f;
+  settings.step.substeps = substeps;
+  settings.step.iterations = iterations;
+  settings.step.velocityDamping = 4.0f;
+  settings.step.constraints.neoHookean = false;
+  settings.step.constraints.collisions = false;
+  return settings;
+}
+
 // Tip position after settling from level, with the first `pinned` points held.
 glm::vec3 settledTip(SolverKind kind, float bending, bool bendingOn, uint32_t pinned) {
   const SimModel model = rope(bending);
   State state = makeState(model);
   EXPECT_EQ(pinVertices(model, state, [&](glm::vec3 p) { return p.x < kSegment * (float(pinned) - 0.5f); }), pinned);
-  SolverSettings settings;
-  settings.solver = kind;
   const bool positionBased = kind == SolverKind::Pbd || kind == SolverKind::Xpbd;
-  settings.step.dt = 1.0f / 60.0f;
   // Converged budgets: the position-based solvers converge with substeps (at 50 x 10
   // XPBD is still 11 % soft at 4 E I), the VBD family with iterations.
-  settings.step.substeps = positionBased ? 100 : 10;
-  settings.step.iterations = positionBased ? 10 : 50;
-  settings.step.velocityDamping = 4.0f;
-  settings.step.constraints.neoHookean = false;
-  settings.step.constraints.collisions = false;
+  SolverSettings settings = strandSettings(kind, positionBased ? 100 : 10, positionBased ? 10 : 50);
   settings.step.constraints.bending = bendingOn;
   auto solver = makeCpuSolver(kind);
   solver->reset(model, state);
@@ -120,23 +127,12 @@ double hangingStretch(SolverKind kind, int substeps, int iterations, StepError* 
   const SimModel& model = built.value();
   State state = makeState(model);
   EXPECT_EQ(pinVertices(model, state, [](glm::vec3 p) { return p.y > 0.99f; }), 1u);
-  SolverSettings settings;
-  settings.solver = kind;
-  settings.step.substeps = substeps;
-  settings.step.iterations = iterations;
-  settings.step.velocityDamping = 4.0f;  // the first axial mode (~50 rad/s) to e^-16 in 4 s
-  settings.step.constraints.neoHookean = false;
-  settings.step.constraints.collisions = false;
+  // The damping takes the first axial mode (~50 rad/s) to e^-16 in the 4 s.
+  const SolverSettings settings = strandSettings(kind, substeps, iterations);
   auto solver = makeCpuSolver(kind);
   solver->reset(model, state);
   StepDiagnostics diag;
-  for (int f = 0; f < 240; ++f) {
-    stepSimulation(model, settings, *solver, state, diag);
-    if (!diag.finite) {
-      ADD_FAILURE() << diag.problem;
-      return 0.0;
-    }
-  }
+  if (!phystest::run(model, settings, *solver, state, 240, diag)) return 0.0;
   if (outError) *outError = diag.stepError;
   return -double(state.x[n].y);  // the tip's rest height is 0
 }
