@@ -56,7 +56,7 @@ void packBodies(const SimModel& model, SpringChoice edgeSprings, std::vector<glm
     const Material& m = model.materials[b];
     const LameParameters lame = lameFromYoungPoisson(m.youngsModulus, m.poissonRatio);
     const glm::vec2 pair = bodyElasticPair(model, b);  // NH for a solid's tets, (mu_h, lambda_h) for a cloth's membranes
-    out.emplace_back(m.youngsModulus, lame.mu, lame.lambda, pair.x);  // pb_body_load
+    out.emplace_back(0.0f, lame.mu, lame.lambda, pair.x);  // pb_body_load (x unused)
     out.emplace_back(pair.y, edgeSpringModulus(model, b, edgeSprings), bodyBendingStiffness(model, b), 0.0f);
   }
   static_assert(PB_BODY_FLOAT4S == 2u, "packBodies writes two float4 per body");
