@@ -26,9 +26,9 @@ void drawStepErrorLine(const StepError& e, const char* indent) {
     ImGui::PopStyleColor();
   }
   itemTooltip("How far the last substep may be from its backward-Euler answer with the material's own energy, "
-              "whichever solver ran: the residual h^2 |r| / m, mass-weighted (a bound on the distance). Amber when "
-              "it is above both its float32 floor (what one ulp of the positions changes) and 5 %% of the step's "
-              "motion (docs/solvers.md, 'One error measure').");
+              "whichever solver ran: one Newton step (M / h^2 + K)^-1 r from where the solver stopped, mass-weighted. "
+              "Amber when it is above both 4x its float32 floor (what one ulp of the positions changes) and 5 %% of "
+              "the step's motion (docs/solvers.md, 'One error measure').");
 }
 
 }  // namespace tetlab

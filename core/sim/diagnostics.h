@@ -39,16 +39,19 @@ struct EnergyReport {
 // (measured = false, NaN in --stats) on OpenCL.
 struct StepError {
   bool measured = false;
-  float error = 0.0f;  // mass-weighted RMS of h^2 |r_i| / m_i [m]
-  float max = 0.0f;    // largest h^2 |r_i| / m_i [m]
+  float error = 0.0f;  // mass-weighted RMS of the Newton step H^-1 r [m]
+  float max = 0.0f;    // its largest |d_i| [m]
   float scale = 0.0f;  // mass-weighted RMS |x - x^t| of the last substep [m]
   float floor = 0.0f;  // change one ulp of every coordinate makes [m]
   uint32_t vertices = 0;  // measured
   uint32_t excluded = 0;  // free but in contact
   // error / scale (0 when the step did not move).
   float relative() const { return scale > 0.0f ? error / scale : 0.0f; }
-  // The residual is what rounding of the positions alone leaves.
-  bool atFloatPrecision() const { return error <= floor; }
+  // The residual is what rounding of the positions alone leaves: the floor
+  // is one ulp per coordinate, and a state written by float32 updates (x +=
+  // dx of a rounded 3x3 solve) carries a few.
+  static constexpr float kFloorUlps = 4.0f;
+  bool atFloatPrecision() const { return error <= kFloorUlps * floor; }
   // Off the step's answer by more than rounding explains and by more than
   // kStepErrorBand of the step's own motion (docs/solvers.md "One error measure").
   static constexpr float kBand = 0.05f;

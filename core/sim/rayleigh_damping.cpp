@@ -38,39 +38,6 @@ bool refreshInputs(const SimModel& model, SpringChoice edgeSprings, RayleighDamp
   return true;
 }
 
-// rd_tets + rd_gather: out = D d.
-void applyD(const SimModel& model, RayleighDampingScratch& s, bool springs, bool membranes, const State& state,
-            const std::vector<glm::vec4>& d, std::vector<glm::vec4>& out) {
-  for (uint32_t t = 0; t < model.tetCount(); ++t) {
-    const glm::vec4 body = s.bodies[model.tetBody[t]];
-    glm::vec3 f[4] = {glm::vec3(0.0f), glm::vec3(0.0f), glm::vec3(0.0f), glm::vec3(0.0f)};
-    if (body.z > 0.0f) {
-      const glm::uvec4 v = model.tets[t];
-      const clm::Mat3 Dm = clm::mat3_cols(glm::vec3(s.dmInv[3 * t]), glm::vec3(s.dmInv[3 * t + 1]),
-                                          glm::vec3(s.dmInv[3 * t + 2]));
-      clm::rd_tet_apply(body, model.restVolume[t], Dm, glm::vec3(state.x[v.x]), glm::vec3(state.x[v.y]),
-                        glm::vec3(state.x[v.z]), glm::vec3(state.x[v.w]), glm::vec3(d[v.x]), glm::vec3(d[v.y]),
-                        glm::vec3(d[v.z]), glm::vec3(d[v.w]), f);
-    }
-    for (int k = 0; k < 4; ++k) s.corner[4 * size_t(t) + size_t(k)] = glm::vec4(f[k], 0.0f);
-  }
-  const bool withSprings = springs && model.edgeCount() > 0;
-  for (uint32_t i = 0; i < model.vertexCount(); ++i) {
-    glm::vec3 sum(0.0f);
-    for (uint32_t k = model.vertexTets.offsets[i]; k < model.vertexTets.offsets[i + 1]; ++k)
-      sum += glm::vec3(s.corner[model.vertexTets.items[k]]);
-    if (withSprings)
-      sum += clm::rd_springs_apply(i, s.bodies[model.vertexBody[i]].z, state.x.data(), d.data(), model.edges.data(),
-                                   model.restLength.data(), s.edgeStiffness.data(),
-                                   model.vertexEdges.offsets.data(), model.vertexEdges.items.data());
-    if (membranes)
-      sum += clm::rd_membranes_apply(i, state.x.data(), d.data(), model.membranes.data(), model.membraneDmInv.data(),
-                                     model.membraneArea.data(), model.vertexMembranes.offsets.data(),
-                                     model.vertexMembranes.items.data(), s.bodies.data());
-    out[i] = glm::vec4(sum, 0.0f);
-  }
-}
-
 // rd_scalars' sum: lane l adds terms l, l + RD_GROUP, ...; then lanes pairwise.
 float sumTerms(const std::vector<float>& terms) {
   float lane[RD_GROUP] = {};
@@ -81,6 +48,42 @@ float sumTerms(const std::vector<float>& terms) {
 }
 
 }  // namespace
+
+// rd_tets + rd_gather: out = (k K) d, k = bodies[].z.
+void applyElementStiffness(const SimModel& model, const std::vector<glm::vec4>& bodies,
+                           const std::vector<glm::vec4>& dmInv, const std::vector<float>& edgeStiffness, bool springs,
+                           bool membranes, const State& state, const std::vector<glm::vec4>& d,
+                           std::vector<glm::vec4>& corner, std::vector<glm::vec4>& out) {
+  corner.resize(4 * size_t(model.tetCount()));
+  for (uint32_t t = 0; t < model.tetCount(); ++t) {
+    const glm::vec4 body = bodies[model.tetBody[t]];
+    glm::vec3 f[4] = {glm::vec3(0.0f), glm::vec3(0.0f), glm::vec3(0.0f), glm::vec3(0.0f)};
+    if (body.z > 0.0f) {
+      const glm::uvec4 v = model.tets[t];
+      const clm::Mat3 Dm = clm::mat3_cols(glm::vec3(dmInv[3 * t]), glm::vec3(dmInv[3 * t + 1]),
+                                          glm::vec3(dmInv[3 * t + 2]));
+      clm::rd_tet_apply(body, model.restVolume[t], Dm, glm::vec3(state.x[v.x]), glm::vec3(state.x[v.y]),
+                        glm::vec3(state.x[v.z]), glm::vec3(state.x[v.w]), glm::vec3(d[v.x]), glm::vec3(d[v.y]),
+                        glm::vec3(d[v.z]), glm::vec3(d[v.w]), f);
+    }
+    for (int k = 0; k < 4; ++k) corner[4 * size_t(t) + size_t(k)] = glm::vec4(f[k], 0.0f);
+  }
+  const bool withSprings = springs && model.edgeCount() > 0;
+  for (uint32_t i = 0; i < model.vertexCount(); ++i) {
+    glm::vec3 sum(0.0f);
+    for (uint32_t k = model.vertexTets.offsets[i]; k < model.vertexTets.offsets[i + 1]; ++k)
+      sum += glm::vec3(corner[model.vertexTets.items[k]]);
+    if (withSprings)
+      sum += clm::rd_springs_apply(i, bodies[model.vertexBody[i]].z, state.x.data(), d.data(), model.edges.data(),
+                                   model.restLength.data(), edgeStiffness.data(), model.vertexEdges.offsets.data(),
+                                   model.vertexEdges.items.data());
+    if (membranes)
+      sum += clm::rd_membranes_apply(i, state.x.data(), d.data(), model.membranes.data(), model.membraneDmInv.data(),
+                                     model.membraneArea.data(), model.vertexMembranes.offsets.data(),
+                                     model.vertexMembranes.items.data(), bodies.data());
+    out[i] = glm::vec4(sum, 0.0f);
+  }
+}
 
 RayleighDampingReport applyRayleighDamping(const SimModel& model, const RayleighDampingSettings& settings,
                                            SpringChoice edgeSprings, float dt, State& state) {
@@ -101,7 +104,7 @@ RayleighDampingReport applyRayleighDamping(const SimModel& model, const Rayleigh
   };
 
   // Preconditioned CG (Saad Alg. 9.1, preconditioner M) from dv = 0 (rd_begin).
-  applyD(model, s, springs, membranes, state, state.v, s.q);
+  applyElementStiffness(model, s.bodies, s.dmInv, s.edgeStiffness, springs, membranes, state, state.v, s.corner, s.q);
   for (uint32_t i = 0; i < n; ++i) {
     const glm::vec3 ri = clm::rd_initial_residual(w(i), dt, xyz(s.q[i]));
     const glm::vec3 zi = clm::rd_precondition(w(i), ri);
@@ -112,7 +115,8 @@ RayleighDampingReport applyRayleighDamping(const SimModel& model, const Rayleigh
   }
   bool running = update(RD_SCALARS_BEGIN);
   for (uint32_t k = 0; k < maxIterations && running; ++k) {
-    applyD(model, s, springs, membranes, state, s.p, s.q);  // rd_product
+    applyElementStiffness(model, s.bodies, s.dmInv, s.edgeStiffness, springs, membranes, state, s.p, s.corner,
+                          s.q);  // rd_product
     for (uint32_t i = 0; i < n; ++i) {
       const glm::vec3 qi = clm::rd_system_row(model.mass[i], w(i), dt, xyz(s.p[i]), xyz(s.q[i]));
       s.q[i] = glm::vec4(qi, 0.0f);

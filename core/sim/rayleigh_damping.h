@@ -54,6 +54,15 @@ inline bool rayleighPassFellShort(int iterations, float residual, const Rayleigh
          residual > kRayleighShortFactor * settings.tolerance;
 }
 
+// out = (k K) d at state.x, where K is the material's stiffness (the tets'
+// Neo-Hookean stress differential, springs and membranes; not hinges) and k
+// each body's bodies[].z: k_d for the damping pass, 1 for the step error's
+// Newton solve (core/sim/step_error.h). Rows of every vertex are written.
+void applyElementStiffness(const SimModel& model, const std::vector<glm::vec4>& bodies,
+                           const std::vector<glm::vec4>& dmInv, const std::vector<float>& edgeStiffness, bool springs,
+                           bool membranes, const State& state, const std::vector<glm::vec4>& d,
+                           std::vector<glm::vec4>& corner, std::vector<glm::vec4>& out);
+
 // Applies the pass to state.v (frame length dt). Springs take part where they
 // act (a cloth's always, a solid's when edgeSprings, the "edges" toggle, is on).
 RayleighDampingReport applyRayleighDamping(const SimModel& model, const RayleighDampingSettings& settings,

@@ -9,6 +9,7 @@
 #include "core/model/body_constants.h"
 #include "core/model/cloth_bending.h"
 #include "core/model/cloth_membrane.h"
+#include "core/sim/rayleigh_damping.h"
 #include "shaders/cl/common/colliders.clh"
 
 namespace tetlab {
@@ -29,14 +30,16 @@ bool touchesCollider(const ColliderRecords& colliders, const SolverSettings& set
   return false;
 }
 
-// h^2 r_i / m_i of one free vertex (VBD's assembly: f = r_i).
-glm::vec3 inertiaStep(const SimModel& model, const SolverSettings& settings, const StepErrorScratch& s, float h,
-                      const State& state, uint32_t i) {
+bool tetsOn(const ConstraintToggles& on) { return on.neoHookean || on.tetVolume || on.strainBased; }
+
+// r_i = -dG/dx_i of one free vertex [N] (VBD's assembly: f = r_i).
+glm::vec3 residualOf(const SimModel& model, const SolverSettings& settings, const StepErrorScratch& s, float h,
+                     const State& state, uint32_t i) {
   const ConstraintToggles& on = settings.step.constraints;
   const HessianSafeguard guard = HessianSafeguard::None;  // only f is read
   VbdVertexSystem sys;
   vbdAddInertia(1.0f / state.x[i].w, h, glm::vec3(state.x[i]), glm::vec3(state.xInertial[i]), sys);
-  if (on.neoHookean || on.tetVolume || on.strainBased) vbdAddTets(model, state, s.materials, i, sys);
+  if (tetsOn(on)) vbdAddTets(model, state, s.materials, i, sys);
   if (anyEdgeSprings(model, springChoice(on))) vbdAddSprings(model, state, s.materials, i, guard, sys);
   if (clothMembraneOn(model, on.membrane)) vbdAddMembranes(model, state, s.materials, i, guard, sys);
   if (clothBendingOn(model, on.bending)) vbdAddHinges(model, state, s.materials, i, sys);
@@ -47,7 +50,7 @@ glm::vec3 inertiaStep(const SimModel& model, const SolverSettings& settings, con
       if (mouse.vertices[k] == i)
         clm::vbd_add_attachment(attachmentOffset(mouse, state), mouse.weights[k], mouse.stiffness, mouse.maxForce,
                                 &sys.f, &sys.H);
-  return sys.f * (h * h * state.x[i].w);
+  return sys.f;
 }
 
 // The floor's perturbation: one ulp up or down, a fixed sign per coordinate,
@@ -65,6 +68,68 @@ void perturb(State& state, bool undo) {
 // The vertex-to-element lists the assembly walks exist for every family
 // present (a hand-built model may carry elements without them).
 bool adjacencyReady(const Csr& c, size_t elements, uint32_t n) { return elements == 0 || c.offsets.size() == n + 1u; }
+
+double dot3(glm::vec4 a, glm::vec4 b) { return double(a.x) * b.x + double(a.y) * b.y + double(a.z) * b.z; }
+
+// d = H^-1 b on the measured vertices (the others held: d_i = 0), H = M / h^2
+// + K at state.x, by conjugate gradients preconditioned with M / h^2. From d
+// = 0 every iterate's H-norm grows toward the answer's, so a truncated solve
+// under-states |d| a little, never more. Without K (tets switched off, whose
+// stiffness the operator would still hold) it is the inertia-only bound
+// h^2 b_i / m_i. A direction of non-positive curvature (compressed past
+// Neo-Hookean's convex range) stops the solve where it stands.
+void newtonStep(const SimModel& model, const SolverSettings& settings, float h, const State& state,
+                StepErrorScratch& s, const std::vector<glm::vec4>& b, std::vector<glm::vec4>& d) {
+  const uint32_t n = model.vertexCount();
+  const float h2 = h * h;
+  auto measured = [&](uint32_t i) { return !std::isnan(s.d[i].x); };
+  auto precondition = [&](uint32_t i, glm::vec4 v) { return measured(i) ? v * (h2 / model.mass[i]) : glm::vec4(0.0f); };
+  d.assign(n, glm::vec4(0.0f));
+  const ConstraintToggles& on = settings.step.constraints;
+  const bool withK = tetsOn(on) || model.tetCount() == 0;
+  if (!withK) {
+    for (uint32_t i = 0; i < n; ++i) d[i] = precondition(i, b[i]);
+    return;
+  }
+  const bool springs = anyEdgeSprings(model, springChoice(on));
+  const bool membranes = clothMembraneOn(model, on.membrane);
+  s.r = b;
+  s.p.assign(n, glm::vec4(0.0f));
+  s.q.assign(n, glm::vec4(0.0f));
+  double rz = 0.0;
+  for (uint32_t i = 0; i < n; ++i) {
+    s.p[i] = precondition(i, s.r[i]);
+    rz += dot3(s.r[i], s.p[i]);
+  }
+  const double rz0 = rz;
+  for (int k = 0; k < kStepErrorCgIterations && rz > kStepErrorCgTolerance * kStepErrorCgTolerance * rz0; ++k) {
+    applyElementStiffness(model, s.unitBodies, s.materials.dmInv, s.materials.edgeStiffness, springs, membranes, state,
+                          s.p, s.corner, s.q);
+    double pq = 0.0;
+    for (uint32_t i = 0; i < n; ++i) {
+      s.q[i] = measured(i) ? s.q[i] + s.p[i] * (model.mass[i] / h2) : glm::vec4(0.0f);
+      pq += dot3(s.p[i], s.q[i]);
+    }
+    if (!(pq > 0.0)) break;
+    const float alpha = float(rz / pq);
+    double next = 0.0;
+    for (uint32_t i = 0; i < n; ++i) {
+      d[i] += alpha * s.p[i];
+      s.r[i] -= alpha * s.q[i];
+      next += dot3(s.r[i], precondition(i, s.r[i]));
+    }
+    const float beta = float(next / rz);
+    rz = next;
+    for (uint32_t i = 0; i < n; ++i) s.p[i] = precondition(i, s.r[i]) + beta * s.p[i];
+  }
+}
+
+double massWeightedSquare(const SimModel& model, const StepErrorScratch& s, const std::vector<glm::vec4>& d) {
+  double sum = 0.0;
+  for (uint32_t i = 0; i < model.vertexCount(); ++i)
+    if (!std::isnan(s.d[i].x)) sum += double(model.mass[i]) * dot3(d[i], d[i]);
+  return sum;
+}
 
 bool modelReady(const SimModel& m) {
   const uint32_t n = m.vertexCount();
@@ -87,37 +152,43 @@ void measureStepError(const SimModel& model, const SolverSettings& settings, flo
     packColliders(settings.colliders, s.colliders);
   else
     s.colliders = {};
+  s.unitBodies = s.materials.bodies;
+  for (glm::vec4& body : s.unitBodies) body.z = 1.0f;  // K itself (applyElementStiffness)
   const uint32_t n = model.vertexCount();
-  s.d.assign(n, glm::vec3(NAN));
+  s.d.assign(n, glm::vec3(NAN));  // NaN: held, in contact or not finite
+  s.b.assign(n, glm::vec4(0.0f));
   const BodyContacts& bc = state.bodyContacts;
   const bool bodyContacts = settings.step.constraints.bodyContacts && bc.vertexCount.size() == n;
-  double err2 = 0.0, scale2 = 0.0, mass = 0.0;
+  double scale2 = 0.0, mass = 0.0;
   for (uint32_t i = 0; i < n; ++i) {
     if (!(state.x[i].w > 0.0f)) continue;
     const glm::vec3 x(state.x[i]), xt(state.xPrev[i]);
     const bool touching = (bodyContacts && bc.vertexCount[i] > 0) || touchesCollider(s.colliders, settings, x, xt, h);
-    const glm::vec3 d = touching ? glm::vec3(NAN) : inertiaStep(model, settings, s, h, state, i);
-    if (!(std::isfinite(d.x) && std::isfinite(d.y) && std::isfinite(d.z))) {
+    const glm::vec3 r = touching ? glm::vec3(NAN) : residualOf(model, settings, s, h, state, i);
+    if (!(std::isfinite(r.x) && std::isfinite(r.y) && std::isfinite(r.z))) {
       ++e.excluded;
       continue;
     }
-    s.d[i] = d;
+    s.d[i] = r;
+    s.b[i] = glm::vec4(r, 0.0f);
     const double m = model.mass[i];
-    err2 += m * double(glm::dot(d, d));
     scale2 += m * double(glm::dot(x - xt, x - xt));
     mass += m;
-    e.max = std::max(e.max, glm::length(d));
     ++e.vertices;
   }
   if (e.vertices == 0 || !(mass > 0.0)) return;
+  // The floor's right-hand side: what one ulp of every coordinate changes r by.
   perturb(state, false);
-  double floor2 = 0.0;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (std::isnan(s.d[i].x)) continue;
-    const glm::vec3 d = inertiaStep(model, settings, s, h, state, i) - s.d[i];
-    floor2 += double(model.mass[i]) * double(glm::dot(d, d));
-  }
+  s.db.assign(n, glm::vec4(0.0f));
+  for (uint32_t i = 0; i < n; ++i)
+    if (!std::isnan(s.d[i].x)) s.db[i] = glm::vec4(residualOf(model, settings, s, h, state, i) - s.d[i], 0.0f);
   perturb(state, true);
+  newtonStep(model, settings, h, state, s, s.b, s.step);
+  const double err2 = massWeightedSquare(model, s, s.step);
+  for (uint32_t i = 0; i < n; ++i)
+    if (!std::isnan(s.d[i].x)) e.max = std::max(e.max, glm::length(glm::vec3(s.step[i])));
+  newtonStep(model, settings, h, state, s, s.db, s.step);
+  const double floor2 = massWeightedSquare(model, s, s.step);
   e.measured = true;
   e.error = float(std::sqrt(err2 / mass));
   e.scale = float(std::sqrt(scale2 / mass));

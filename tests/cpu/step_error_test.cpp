@@ -59,20 +59,21 @@ TEST(StepError, StiffFreeFallSitsAtItsFloatFloorOnEverySolver) {
     }
 }
 
-// The beam preset at E = 1e8 released from rest: one VBD iteration per
-// substep leaves each step far from its answer (the beam moves 27x slower
-// than at 100 iterations in its first frames), ten leave it off by about
-// half its motion, and a hundred reach the float floor, which at 10
-// substeps is E h^2 / (rho a^2) ~ 100 ulps: the measure says so.
-TEST(StepError, UnderConvergedBeamIsOffItsAnswerAndConvergedIsAtItsFloor) {
+// The beam preset at E = 1e8 released from rest, two frames of VBD at 10
+// substeps. Its tip's fall against 1,600 iterations (the converged
+// trajectory, COM -2.74 mm at frame 2): 100 iterations fall 41 % of it, so
+// each step stops well short of its answer, and the measure says so at 1,
+// 10 and 100 iterations, and not at 1,600 (0.7 % of the step's motion).
+TEST(StepError, UnderConvergedBeamIsOffItsAnswerAndConvergedIsNot) {
   PresetOptions options;
   options.material = {1.0e8f, 0.3f, 1000.0f, 0.0f};
   auto built = makePresetScene("beam", options);
   ASSERT_TRUE(built.ok());
   const Scene& scene = built.value();
-  StepError e[3];
-  const int iterations[3] = {1, 10, 100};
-  for (int k = 0; k < 3; ++k) {
+  constexpr int kRuns = 4;
+  StepError e[kRuns];
+  const int iterations[kRuns] = {1, 10, 100, 1600};
+  for (int k = 0; k < kRuns; ++k) {
     SolverSettings settings = scene.settings;
     settings.solver = SolverKind::Vbd;
     settings.step.substeps = 10;
@@ -81,17 +82,16 @@ TEST(StepError, UnderConvergedBeamIsOffItsAnswerAndConvergedIsAtItsFloor) {
     auto solver = makeCpuSolver(SolverKind::Vbd);
     solver->reset(scene.model, state);
     StepDiagnostics diag;
-    ASSERT_TRUE(phystest::run(scene.model, settings, *solver, state, 5, diag));
+    ASSERT_TRUE(phystest::run(scene.model, settings, *solver, state, 2, diag));
     e[k] = diag.stepError;
-    std::printf("[ measured ] VBD 10 x %d, frame 5: error %.3e m (max %.3e), floor %.3e m, step scale %.3e m\n",
+    std::printf("[ measured ] VBD 10 x %d, frame 2: error %.3e m (max %.3e), floor %.3e m, step scale %.3e m\n",
                 iterations[k], e[k].error, e[k].max, e[k].floor, e[k].scale);
   }
-  EXPECT_TRUE(e[0].offItsAnswer());
+  for (int k = 0; k < 3; ++k) EXPECT_TRUE(e[k].offItsAnswer()) << iterations[k];
   EXPECT_GT(e[0].relative(), 1.0f);
-  EXPECT_TRUE(e[1].offItsAnswer());
-  EXPECT_LT(e[1].relative(), e[0].relative());
-  EXPECT_FALSE(e[2].offItsAnswer());
-  EXPECT_TRUE(e[2].atFloatPrecision());
+  EXPECT_GT(e[1].relative(), e[2].relative());
+  EXPECT_FALSE(e[3].offItsAnswer());
+  EXPECT_LT(e[3].relative(), 0.2f * StepError::kBand);
 }
 
 TEST(StepError, IsOneMeasureWhicheverSolverIsSelectedAndSkipsContacts) {
