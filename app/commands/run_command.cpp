@@ -19,6 +19,7 @@
 #include "core/sim/anchor_spring_resolution.h"
 #include "core/cpu/xpbd_solver.h"
 #include "core/sim/convergence.h"
+#include "core/sim/step_error.h"
 #include "core/scene/enum_names.h"
 #include "core/sim/energy.h"
 #include "core/sim/pin_animator.h"
@@ -86,6 +87,7 @@ Status stepFrame(Simulator& sim, const SimModel& model, const SolverSettings& se
   if (readState) {
     if (Status st = sim.readState(state); !st) return st;
     if (!sim.computesEnergy()) diag.energy = computeEnergy(model, settings, state);
+    if (!sim.stateOnHost()) measureReadBackStepError(model, settings, state, diag);
   }
   return Ok{};
 }

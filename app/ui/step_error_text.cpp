@@ -14,7 +14,7 @@ const ImVec4 kWarnColor(1.0f, 0.8f, 0.35f, 1.0f);
 
 void drawStepErrorLine(const StepError& e, const char* indent) {
   if (!e.measured) {
-    ImGui::TextColored(kDimColor, "%sstep error: measured on the CPU reference only", indent);
+    ImGui::TextColored(kDimColor, "%sstep error: not measured on this frame", indent);
   } else {
     ImGui::PushStyleColor(ImGuiCol_Text, e.offItsAnswer() ? kWarnColor : kDimColor);
     if (e.atFloatPrecision())
@@ -28,7 +28,8 @@ void drawStepErrorLine(const StepError& e, const char* indent) {
   itemTooltip("How far the last substep may be from its backward-Euler answer with the material's own energy, "
               "whichever solver ran: one Newton step (M / h^2 + K)^-1 r from where the solver stopped, mass-weighted. "
               "Amber when it is above both 4x its float32 floor (what one ulp of the positions changes) and 5 %% of "
-              "the step's motion (docs/solvers.md, 'One error measure').");
+              "the step's motion. Not measured with tethers or motion spheres, and on OpenCL between read-backs "
+              "and while bodies touch (docs/solvers.md, 'One error measure').");
 }
 
 }  // namespace tetlab

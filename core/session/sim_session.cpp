@@ -10,6 +10,7 @@
 #include "core/scene/enum_names.h"
 #include "core/sim/energy.h"
 #include "core/sim/state_setup.h"
+#include "core/sim/step_error.h"
 #include "gpu/solvers/opencl_simulator.h"
 
 namespace tetlab {
@@ -273,6 +274,8 @@ void SimSession::stepActive(Simulator& sim, const SolverSettings& s) {
     }
     state_.mouse = mouse;
     state_.time = time;
+    // The common measure of the frame just read (every kDiagnosticsEvery frames on a device).
+    if (!sim.stateOnHost()) measureReadBackStepError(model(), s, state_, diag_);
     if (!diagFresh_) {
       const auto start = std::chrono::steady_clock::now();
       diag_.energy = computeEnergy(model(), s, state_);

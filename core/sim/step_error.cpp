@@ -195,4 +195,14 @@ void measureStepError(const SimModel& model, const SolverSettings& settings, flo
   e.floor = float(std::sqrt(floor2 / mass));
 }
 
+void measureReadBackStepError(const SimModel& model, const SolverSettings& settings, State& state,
+                              StepDiagnostics& out) {
+  if (settings.step.constraints.bodyContacts && out.bodyContacts > 0) {
+    out.stepError = {};
+    return;
+  }
+  const float h = settings.step.dt / float(std::max(settings.step.substeps, 1));
+  measureStepError(model, settings, h, state, out);
+}
+
 }  // namespace tetlab

@@ -68,4 +68,12 @@ inline constexpr double kStepErrorCgTolerance = 0.03;
 void measureStepError(const SimModel& model, const SolverSettings& settings, float h, State& state,
                       StepDiagnostics& out);
 
+// The same measure for a frame whose end state was read back from a device
+// (OpenCL: x, x^t and y of the last substep, h = dt / settings' substeps,
+// which the caller has raised as the device ran them). Not taken on a frame
+// with body contacts (out.bodyContacts > 0): the host copy does not hold
+// which vertices touch.
+void measureReadBackStepError(const SimModel& model, const SolverSettings& settings, State& state,
+                              StepDiagnostics& out);
+
 }  // namespace tetlab
