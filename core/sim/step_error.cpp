@@ -32,25 +32,28 @@ bool touchesCollider(const ColliderRecords& colliders, const SolverSettings& set
 
 bool tetsOn(const ConstraintToggles& on) { return on.neoHookean || on.tetVolume || on.strainBased; }
 
-// r_i = -dG/dx_i of one free vertex [N] (VBD's assembly: f = r_i).
+// r_i = -dG/dx_i of one free vertex [N] (VBD's assembly: f = r_i). The
+// terms K (applyElementStiffness) does not hold (hinges, anchor springs, the
+// mouse) put their per-vertex Hessian block in *outside when it is given.
 glm::vec3 residualOf(const SimModel& model, const SolverSettings& settings, const StepErrorScratch& s, float h,
-                     const State& state, uint32_t i) {
+                     const State& state, uint32_t i, clm::Sym3* outside = nullptr) {
   const ConstraintToggles& on = settings.step.constraints;
-  const HessianSafeguard guard = HessianSafeguard::None;  // only f is read
-  VbdVertexSystem sys;
+  const HessianSafeguard guard = HessianSafeguard::EigenClampPsd;  // the blocks enter H
+  VbdVertexSystem sys, rest;
   vbdAddInertia(1.0f / state.x[i].w, h, glm::vec3(state.x[i]), glm::vec3(state.xInertial[i]), sys);
   if (tetsOn(on)) vbdAddTets(model, state, s.materials, i, sys);
   if (anyEdgeSprings(model, springChoice(on))) vbdAddSprings(model, state, s.materials, i, guard, sys);
   if (clothMembraneOn(model, on.membrane)) vbdAddMembranes(model, state, s.materials, i, guard, sys);
-  if (clothBendingOn(model, on.bending)) vbdAddHinges(model, state, s.materials, i, sys);
-  vbdAddAnchorSprings(state, i, guard, sys);
+  if (clothBendingOn(model, on.bending)) vbdAddHinges(model, state, s.materials, i, rest);
+  vbdAddAnchorSprings(state, i, guard, rest);
   const Attachment& mouse = state.mouse;
   if (mouse.active)
     for (size_t k = 0; k < mouse.vertices.size() && k < mouse.weights.size(); ++k)
       if (mouse.vertices[k] == i)
         clm::vbd_add_attachment(attachmentOffset(mouse, state), mouse.weights[k], mouse.stiffness, mouse.maxForce,
-                                &sys.f, &sys.H);
-  return sys.f;
+                                &rest.f, &rest.H);
+  if (outside) *outside = rest.H;
+  return sys.f + rest.f;
 }
 
 // The floor's perturbation: one ulp up or down, a fixed sign per coordinate,
@@ -72,7 +75,7 @@ bool adjacencyReady(const Csr& c, size_t elements, uint32_t n) { return elements
 double dot3(glm::vec4 a, glm::vec4 b) { return double(a.x) * b.x + double(a.y) * b.y + double(a.z) * b.z; }
 
 // d = H^-1 b on the measured vertices (the others held: d_i = 0), H = M / h^2
-// + K at state.x, by conjugate gradients preconditioned with M / h^2. From d
+// + K at state.x (plus the per-vertex blocks of the terms K lacks), by conjugate gradients preconditioned with M / h^2. From d
 // = 0 every iterate's H-norm grows toward the answer's, so a truncated solve
 // under-states |d| a little, never more. Without K (tets switched off, whose
 // stiffness the operator would still hold) it is the inertia-only bound
@@ -107,7 +110,9 @@ void newtonStep(const SimModel& model, const SolverSettings& settings, float h, 
                           s.p, s.corner, s.q);
     double pq = 0.0;
     for (uint32_t i = 0; i < n; ++i) {
-      s.q[i] = measured(i) ? s.q[i] + s.p[i] * (model.mass[i] / h2) : glm::vec4(0.0f);
+      s.q[i] = measured(i) ? s.q[i] + s.p[i] * (model.mass[i] / h2) +
+                                 glm::vec4(clm::sym3_mul_vec(s.outside[i], glm::vec3(s.p[i])), 0.0f)
+                           : glm::vec4(0.0f);
       pq += dot3(s.p[i], s.q[i]);
     }
     if (!(pq > 0.0)) break;
@@ -157,6 +162,7 @@ void measureStepError(const SimModel& model, const SolverSettings& settings, flo
   const uint32_t n = model.vertexCount();
   s.d.assign(n, glm::vec3(NAN));  // NaN: held, in contact or not finite
   s.b.assign(n, glm::vec4(0.0f));
+  s.outside.assign(n, clm::sym3_zero());
   const BodyContacts& bc = state.bodyContacts;
   const bool bodyContacts = settings.step.constraints.bodyContacts && bc.vertexCount.size() == n;
   double scale2 = 0.0, mass = 0.0;
@@ -164,7 +170,7 @@ void measureStepError(const SimModel& model, const SolverSettings& settings, flo
     if (!(state.x[i].w > 0.0f)) continue;
     const glm::vec3 x(state.x[i]), xt(state.xPrev[i]);
     const bool touching = (bodyContacts && bc.vertexCount[i] > 0) || touchesCollider(s.colliders, settings, x, xt, h);
-    const glm::vec3 r = touching ? glm::vec3(NAN) : residualOf(model, settings, s, h, state, i);
+    const glm::vec3 r = touching ? glm::vec3(NAN) : residualOf(model, settings, s, h, state, i, &s.outside[i]);
     if (!(std::isfinite(r.x) && std::isfinite(r.y) && std::isfinite(r.z))) {
       ++e.excluded;
       continue;

@@ -13,7 +13,9 @@
 // membrane and hinges, springs, anchor springs and the mouse. In length units
 // through the step's own stiffness: one Newton step from the end state,
 //
-//   H d = r,   H = M / h^2 + K(x)   (K: tets, springs, membranes)
+//   H d = r,   H = M / h^2 + K(x)   (K: tets, springs, membranes; hinges,
+//                                     anchor springs and the mouse by their
+//                                     per-vertex blocks)
 //
 // is, to first order, the displacement to the step's answer, and
 //
@@ -53,6 +55,7 @@ struct StepErrorScratch {
   std::vector<glm::vec4> unitBodies;  // materials.bodies with k = 1: K itself
   std::vector<glm::vec3> d;           // per vertex: r_i at x (NaN: not measured)
   std::vector<glm::vec4> b, db, step;  // r, its one-ulp change, and H^-1 of either
+  std::vector<clm::Sym3> outside;      // per vertex: the Hessian block of hinges, anchor springs, mouse
   std::vector<glm::vec4> r, p, q, corner;  // the CG's vectors
 };
 
