@@ -75,8 +75,9 @@ bool adjacencyReady(const Csr& c, size_t elements, uint32_t n) { return elements
 double dot3(glm::vec4 a, glm::vec4 b) { return double(a.x) * b.x + double(a.y) * b.y + double(a.z) * b.z; }
 
 // d = H^-1 b on the measured vertices (the others held: d_i = 0), H = M / h^2
-// + K at state.x (plus the per-vertex blocks of the terms K lacks), by conjugate gradients preconditioned with M / h^2. From d
-// = 0 every iterate's H-norm grows toward the answer's, so a truncated solve
+// + K at state.x plus the per-vertex blocks of the terms K lacks, by
+// conjugate gradients preconditioned with M / h^2. From d = 0 every
+// iterate's H-norm grows toward the answer's, so a truncated solve
 // under-states |d| a little, never more. Without K (tets switched off, whose
 // stiffness the operator would still hold) it is the inertia-only bound
 // h^2 b_i / m_i. A direction of non-positive curvature (compressed past
