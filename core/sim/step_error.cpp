@@ -38,14 +38,16 @@ bool tetsOn(const ConstraintToggles& on) { return on.neoHookean || on.tetVolume 
 glm::vec3 residualOf(const SimModel& model, const SolverSettings& settings, const StepErrorScratch& s, float h,
                      const State& state, uint32_t i, clm::Sym3* outside = nullptr) {
   const ConstraintToggles& on = settings.step.constraints;
-  const HessianSafeguard guard = HessianSafeguard::EigenClampPsd;  // the blocks enter H
+  // A safeguard changes only the Hessian blocks: sys's are never read (K
+  // holds those terms), rest's enter H and must be PSD.
+  const HessianSafeguard unread = HessianSafeguard::None, psd = HessianSafeguard::EigenClampPsd;
   VbdVertexSystem sys, rest;
   vbdAddInertia(1.0f / state.x[i].w, h, glm::vec3(state.x[i]), glm::vec3(state.xInertial[i]), sys);
   if (tetsOn(on)) vbdAddTets(model, state, s.materials, i, sys);
-  if (anyEdgeSprings(model, springChoice(on))) vbdAddSprings(model, state, s.materials, i, guard, sys);
-  if (clothMembraneOn(model, on.membrane)) vbdAddMembranes(model, state, s.materials, i, guard, sys);
+  if (anyEdgeSprings(model, springChoice(on))) vbdAddSprings(model, state, s.materials, i, unread, sys);
+  if (clothMembraneOn(model, on.membrane)) vbdAddMembranes(model, state, s.materials, i, unread, sys);
   if (clothBendingOn(model, on.bending)) vbdAddHinges(model, state, s.materials, i, rest);
-  vbdAddAnchorSprings(state, i, guard, rest);
+  vbdAddAnchorSprings(state, i, psd, rest);
   const Attachment& mouse = state.mouse;
   if (mouse.active)
     for (size_t k = 0; k < mouse.vertices.size() && k < mouse.weights.size(); ++k)
