@@ -35,8 +35,9 @@ struct EnergyReport {
 
 // The common error measure of a step (core/sim/step_error.h): the
 // backward-Euler residual of the material's energy at the end state, in
-// length units (a bound on the distance to the step's answer). Not measured
-// (measured = false, NaN in --stats) on OpenCL.
+// length units (one Newton step toward the step's answer). measured = false
+// (NaN in --stats) with tethers or motion spheres, and on OpenCL between
+// read-backs and on frames with body contacts.
 struct StepError {
   bool measured = false;
   float error = 0.0f;  // mass-weighted RMS of the Newton step H^-1 r [m]
@@ -53,7 +54,7 @@ struct StepError {
   static constexpr float kFloorUlps = 4.0f;
   bool atFloatPrecision() const { return error <= kFloorUlps * floor; }
   // Off the step's answer by more than rounding explains and by more than
-  // kStepErrorBand of the step's own motion (docs/solvers.md "One error measure").
+  // kBand of the step's own motion (docs/solvers.md "One error measure").
   static constexpr float kBand = 0.05f;
   bool offItsAnswer() const { return measured && !atFloatPrecision() && error > kBand * scale; }
 };
