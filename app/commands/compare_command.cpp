@@ -26,7 +26,7 @@ double megabytes(uint64_t bytes) { return double(bytes) / 1048576.0; }
 
 struct LaneTotals {
   double stepMs = 0.0;
-  uint64_t frames = 0, underConverged = 0;
+  uint64_t frames = 0;
   double errorRmsSum = 0.0, errorMax = 0.0;
   uint64_t errorFrames = 0;
 };
@@ -156,7 +156,6 @@ int runCompareCommand(const CompareArgs& args) {
       LaneTotals& t = totals[i];
       t.stepMs += s.lastStepWallMs();
       ++t.frames;
-      t.underConverged += s.convergence().underConverged || s.xpbdForceShare().underConverged;
       const LaneError& e = compare.error(i);
       if (e.valid() && !compare.isReference(i)) {
         t.errorRmsSum += e.rms;
@@ -173,9 +172,8 @@ int runCompareCommand(const CompareArgs& args) {
   for (size_t i = 0; i < compare.laneCount(); ++i) {
     const SimSession& s = compare.lane(i);
     const LaneTotals& t = totals[i];
-    std::printf("tetlab compare: lane %zu %s: %.3f ms/frame, %llu of %llu frames under-converged", i + 1,
-                compare.laneLabel(i).c_str(), t.frames ? t.stepMs / double(t.frames) : 0.0,
-                (unsigned long long)t.underConverged, (unsigned long long)t.frames);
+    std::printf("tetlab compare: lane %zu %s: %.3f ms/frame, %s", i + 1, compare.laneLabel(i).c_str(),
+                t.frames ? t.stepMs / double(t.frames) : 0.0, convergenceSummary(s.verdict(), "").c_str());
     if (t.errorFrames > 0)
       std::printf(", distance to the reference: RMS %.4g m (mean over frames), max %.4g m", t.errorRmsSum / double(t.errorFrames),
                   t.errorMax);

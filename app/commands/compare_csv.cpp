@@ -23,7 +23,7 @@ StatsRow rowOf(const SimSession& s) {
   row.maxViolation = s.violationFresh() ? d.maxViolation : float(kNaN);
   measureShape(s.model(), s.state(), row);
   row.stepMs = s.lastStepWallMs();
-  row.underConverged = s.convergence().underConverged || s.xpbdForceShare().underConverged;
+  row.underConverged = s.underConverged();
   row.residualTolerance = s.convergence().tolerance;
   const EnergyRiseCheck rise =
       checkEnergyRise(!s.externallyForced(), checkedEnergy(d.energy, s.settings().solver), s.energyStart(),

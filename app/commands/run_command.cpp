@@ -19,6 +19,7 @@
 #include "core/sim/anchor_spring_resolution.h"
 #include "core/cpu/xpbd_solver.h"
 #include "core/sim/convergence.h"
+#include "core/sim/convergence_verdict.h"
 #include "core/sim/step_error.h"
 #include "core/scene/enum_names.h"
 #include "core/sim/energy.h"
@@ -152,7 +153,8 @@ int runRunCommand(const RunArgs& args) {
   // Keyed pins move the bodies: work from outside, like the wind and the fields.
   const bool unforced = !windDoesWork(settings.wind, model) && !fieldsDoWork(settings.forceFields) &&
                         scene->animatedPins.empty();
-  int underConverged = 0, convergenceFrames = 0;
+  ConvergenceTally verdict;  // the one under-converged verdict (core/sim/convergence_verdict.h)
+  int residualHigh = 0, convergenceFrames = 0;  // secondary: VBD/AVBD's residual against 0.1 h^2 g
   int shareFrames = 0, shareLow = 0;  // XPBD: frames measured, and under-converged (checkXpbdForceShare)
   double lowestShare = INFINITY;
   int dampingShort = 0;  // frames whose damping pass fell short (rayleighPassFellShort)
@@ -185,9 +187,12 @@ int runRunCommand(const RunArgs& args) {
       }
       if (Status st = pins.move(animated, end, state, *sim); !st) return fail("moving keyed pins: " + st.error().message);
     }
-    // A device keeps the state: read it for --stats, and every kSoakEnergyEvery
-    // frames of a soak so the energy checks below see the run, not only its end.
-    const bool readState = csv.is_open() || (args.soak && frame % kSoakEnergyEvery == 0);
+    // A device keeps the state: read it for --stats, every kDeviceVerdictEvery
+    // frames for the convergence verdict (as the window does), and every
+    // kSoakEnergyEvery frames of a soak so the energy checks below see the
+    // run, not only its end.
+    const bool readState = csv.is_open() || frame % kDeviceVerdictEvery == 0 ||
+                           (args.soak && frame % kSoakEnergyEvery == 0);
     if (Status st = stepFrame(*sim, model, settings, readState, state, diag); !st)
       return fail("OpenCL backend, frame " + std::to_string(frame) + ": " + st.error().message);
     if (!diag.finite) {
@@ -218,7 +223,8 @@ int runRunCommand(const RunArgs& args) {
     const ConvergenceCheck conv =
         checkConvergence(settings.solver, settings.step, settings.step.substeps, diag.residual);
     convergenceFrames += conv.applies;
-    underConverged += conv.underConverged;
+    residualHigh += conv.underConverged;
+    verdict.add(diag.stepError, sim->stateOnHost() || readState);
     // A device's energy is known only on the frames its state was read (else once at the end).
     const bool energyKnown = sim->computesEnergy() || readState;
     const double checked = checkedEnergy(diag.energy, settings.solver);
@@ -255,7 +261,7 @@ int runRunCommand(const RunArgs& args) {
       row.maxViolation = diag.maxViolation;
       measureShape(model, state, row);
       row.stepMs = diag.stepMs;
-      row.underConverged = conv.underConverged || share.underConverged;
+      row.underConverged = underConverged(diag.stepError);
       row.residualTolerance = conv.tolerance;
       row.energyRise = rise.applies ? rise.rise : 0.0;
       row.dampingIterations = diag.dampingIterations;
@@ -280,15 +286,20 @@ int runRunCommand(const RunArgs& args) {
   std::printf("tetlab run: done, t = %.4f s, total energy %.6g J, residual %s, max violation %s, %.3f ms/step\n",
               state.time, diag.energy.total(), measuredOrNot(diag.residual, "").c_str(),
               measuredOrNot(diag.maxViolation, " m").c_str(), totalMs / args.frames);
+  std::printf("tetlab run: %s\n",
+              convergenceSummary(verdict, ": raise --substeps first, then --iterations (docs/solvers.md, 'One error "
+                                          "measure')")
+                  .c_str());
+  // The solvers' own measures, secondary to the verdict above.
   if (convergenceFrames > 0)
-    std::printf("tetlab run: %d of %d frames under-converged (last-iteration residual above %.2g x h^2 g)%s\n",
-                underConverged, convergenceFrames, double(kVbdResidualTolerance),
-                underConverged > 0 ? ": raise --substeps first, then --iterations (docs/solvers_vbd_avbd.md, 'Convergence')" : "");
+    std::printf("tetlab run: secondary: the VBD/AVBD residual was above %.2g x h^2 g in %d of %d frames "
+                "(docs/solvers_vbd_avbd.md, 'Convergence')\n",
+                double(kVbdResidualTolerance), residualHigh, convergenceFrames);
   if (shareFrames > 0 && shareLow > 0)
-    std::printf("tetlab run: %d of %d frames under-converged (XPBD's multipliers carried as little as %.2g %% of the "
-                "force the deformation implies, below %.0f %%: the body acts softer than its material): raise "
-                "--iterations or --substeps (docs/solvers.md, 'Known limits')\n",
-                shareLow, shareFrames, 100.0 * lowestShare, 100.0 * kXpbdForceShareTolerance);
+    std::printf("tetlab run: secondary: XPBD's multipliers carried as little as %.2g %% of the force the "
+                "deformation implies (below %.0f %% in %d of %d frames: the body acts softer than its material; "
+                "docs/solvers.md, 'Known limits')\n",
+                100.0 * lowestShare, 100.0 * kXpbdForceShareTolerance, shareLow, shareFrames);
   if (dampingShort > 0)
     std::printf("tetlab run: the damping pass stopped at %d CG iterations above 10x its tolerance %.2g in %d of %d frames "
                 "(residual up to %.3g): the low modes get less than k_d omega / 2; raise "

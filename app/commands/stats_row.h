@@ -31,7 +31,7 @@ struct StatsRow {
   float minY = 0.0f;             // lowest vertex [m]
   glm::dvec3 com{0.0};           // centre of mass [m]
   double stepMs = 0.0;
-  bool underConverged = false;   // VBD/AVBD residual or XPBD force share (core/sim/convergence.h)
+  bool underConverged = false;   // the step error is off its answer (core/sim/convergence_verdict.h)
   float residualTolerance = 0.0f;
   double energyRise = 0.0;       // above the start, in an unforced run [J]; 0 where it does not apply
   int dampingIterations = 0;

@@ -192,14 +192,12 @@ void drawLaneTable(const CompareSession& c, CompareUiState& state, CompareAction
       ImGui::Text("   %.2f ms   error RMS %.2g m, max %.2g m", s.lastStepWallMs(), c.error(i).rms, c.error(i).max);
     else
       ImGui::Text("   %.2f ms/frame", s.lastStepWallMs());
-    if (s.diagnostics().stepError.measured) drawStepErrorLine(s.diagnostics().stepError, "   ");
     if (s.blownUp()) {
       ImGui::PushTextWrapPos(0.0f);
       ImGui::TextColored(kError, "   blew up: %s", s.blowUpMessage().c_str());
       ImGui::PopTextWrapPos();
-    } else if (s.convergence().underConverged || s.xpbdForceShare().underConverged) {
-      ImGui::TextColored(kWarn, "   under-converged (%llu frames)",
-                         static_cast<unsigned long long>(s.underConvergedFrames() + s.xpbdSoftFrames()));
+    } else {
+      drawStepErrorLine(s.verdict(), "   ");
     }
   }
 }

@@ -1,12 +1,14 @@
 #pragma once
-// The common error measure (core/sim/step_error.h) as one line: the numbers
-// panel's first fidelity line and each compare lane's, so both read the same.
-#include "core/sim/diagnostics.h"
+// The under-converged verdict (core/sim/convergence_verdict.h) as one line:
+// the numbers panel's first fidelity line and each compare lane's, so both
+// read the same.
+#include "core/sim/convergence_verdict.h"
 
 namespace tetlab {
 
-// Amber when the step is off its answer; `indent` leads the line ("" or
-// spaces); an unmeasured step says where it is measured. Adds the tooltip.
-void drawStepErrorLine(const StepError& e, const char* indent);
+// The latest measured frame of `verdict`: amber "under-converged (N frames)"
+// when it was off its answer; `indent` leads the line ("" or spaces); with no
+// measure yet it says why. Adds the tooltip.
+void drawStepErrorLine(const ConvergenceTally& verdict, const char* indent);
 
 }  // namespace tetlab

@@ -19,6 +19,7 @@ namespace {
 
 // A snapshot must hold the whole state (v, xPrev), which on OpenCL is only on
 // the host right after a full read-back.
+static_assert(SimSession::kDiagnosticsEvery == kDeviceVerdictEvery, "the window measures a device's frames as run does");
 static_assert(SimSession::kSnapshotEvery % SimSession::kDiagnosticsEvery == 0,
               "snapshots must fall on OpenCL full read-back frames");
 
@@ -225,7 +226,7 @@ void SimSession::stepActive(Simulator& sim, const SolverSettings& s) {
   syncSprings(sim);
   // The CPU reference measured everything inside the step (energy and max
   // violation included); a device measures no hard-constraint violation.
-  diagFresh_ = sim.stateOnHost();
+  diagFresh_ = stepErrorFresh_ = sim.stateOnHost();
   violationFresh_ = sim.measuresViolation();
   // The step's post-processing: nothing to read on the CPU; on a device the
   // bad vertex, the body-contact counts (this read grows the contact grid
@@ -275,7 +276,10 @@ void SimSession::stepActive(Simulator& sim, const SolverSettings& s) {
     state_.mouse = mouse;
     state_.time = time;
     // The common measure of the frame just read (every kDiagnosticsEvery frames on a device).
-    if (!sim.stateOnHost()) measureReadBackStepError(model(), s, state_, diag_);
+    if (!sim.stateOnHost()) {
+      measureReadBackStepError(model(), s, state_, diag_);
+      stepErrorFresh_ = true;
+    }
     if (!diagFresh_) {
       const auto start = std::chrono::steady_clock::now();
       diag_.energy = computeEnergy(model(), s, state_);
@@ -297,7 +301,12 @@ void SimSession::enableDeviceEnergy() {
 
 void SimSession::afterStep() {
   series_.stepMs.push(float(lastStepMs_));
-  if (!diagFresh_ || blownUp()) return;
+  if (blownUp()) return;
+  if (stepErrorFresh_) {
+    verdict_.add(diag_.stepError);
+    if (diag_.stepError.measured) verdictNow_ = tetlab::underConverged(diag_.stepError);
+  }
+  if (!diagFresh_) return;
   // XPBD's compliant constraints count by the energy their forces carry
   // (EnergyReport::dynamicTotal): the energy the step trades with.
   const double total = diag_.energy.dynamicTotal();
@@ -311,7 +320,6 @@ void SimSession::afterStep() {
       fieldsDoWork(settings_.forceFields) || !animatedPins().empty())  // keyed pins move the bodies
     forced_ = true;
   convergence_ = checkConvergence(settings_.solver, settings_.step, substepsUsed(), diag_.residual);
-  if (convergence_.underConverged) ++underConvergedFrames_;
   xpbdShare_ = checkXpbdForceShare(diag_.energy, energyScale_);
   if (xpbdShare_.underConverged) ++xpbdSoftFrames_;
   // Keep the largest rise since the reset: a swing that gained energy shows after it passes.
@@ -380,7 +388,8 @@ void SimSession::reset() {
   blowUp_.clear();
   diag_ = {};
   frame_ = 0;
-  underConvergedFrames_ = 0;
+  verdict_ = {};
+  verdictNow_ = stepErrorFresh_ = false;
   convergence_ = {};
   xpbdShare_ = {};
   xpbdSoftFrames_ = 0;

@@ -43,6 +43,7 @@
 #include "core/cpu/vbd_solver.h"
 #include "core/cpu/xpbd_solver.h"
 #include "core/sim/convergence.h"
+#include "core/sim/convergence_verdict.h"
 #include "core/result.h"
 #include "core/scene/scene_build.h"
 #include "core/scene/scene_desc.h"
@@ -216,10 +217,15 @@ class SimSession {
   // Mean wall time of a frame's step since the scene was loaded or reset [ms].
   double meanStepWallMs() const { return frame_ > 0 ? totalStepMs_ / double(frame_) : 0.0; }
   double energyScale() const { return energyScale_; }
-  // Did the last step converge (VBD/AVBD residual against h^2 g), and does an
-  // unforced run (damped or not) gain energy (core/sim/convergence.h)?
+  // The under-converged verdict since the reset: the common step error of
+  // each measured frame (core/sim/convergence_verdict.h; every frame on the
+  // CPU reference, every kDiagnosticsEvery-th on a device).
+  const ConvergenceTally& verdict() const { return verdict_; }
+  bool underConverged() const { return verdictNow_; }
+  uint64_t underConvergedFrames() const { return verdict_.underConverged; }
+  // Secondary: VBD/AVBD's own residual against h^2 g (core/sim/convergence.h).
   const ConvergenceCheck& convergence() const { return convergence_; }
-  uint64_t underConvergedFrames() const { return underConvergedFrames_; }
+  // Does an unforced run (damped or not) gain energy (core/sim/convergence.h)?
   const EnergyRiseCheck& energyRise() const { return energyRise_; }
   // PBD: the largest excess of the shape's material energy over the start
   // since the reset, which the rise check does not count (checkPbdSoftness).
@@ -315,8 +321,10 @@ class SimSession {
 
   double energy0_ = 0.0, energyScale_ = 1.0;
   double elasticCapacity_ = 0.0;  // forced runs may add this much (checkExplosion)
+  ConvergenceTally verdict_;
+  bool verdictNow_ = false;       // the latest measured frame was off its answer
+  bool stepErrorFresh_ = false;   // diag_.stepError was taken by the last frame
   ConvergenceCheck convergence_;
-  uint64_t underConvergedFrames_ = 0;
   XpbdForceShare xpbdShare_;
   uint64_t xpbdSoftFrames_ = 0;
   EnergyRiseCheck energyRise_;

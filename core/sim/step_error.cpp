@@ -152,7 +152,18 @@ void measureStepError(const SimModel& model, const SolverSettings& settings, flo
   StepError& e = out.stepError;
   e = {};
   // Tethers and motion spheres are projections, not energies: no residual to take.
-  if (settings.step.constraints.tethers || state.spheres.active() || !(h > 0.0f) || !modelReady(model)) return;
+  if (settings.step.constraints.tethers) {
+    e.unmeasured = "tethers are on (a projection, not an energy)";
+    return;
+  }
+  if (state.spheres.active()) {
+    e.unmeasured = "motion or separation spheres are on (a projection, not an energy)";
+    return;
+  }
+  if (!(h > 0.0f) || !modelReady(model)) {
+    e.unmeasured = h > 0.0f ? "the model has no vertex-to-element lists" : "the step has no length";
+    return;
+  }
   if (!out.stepErrorScratch.p) out.stepErrorScratch.p = std::make_shared<StepErrorScratch>();
   StepErrorScratch& s = *out.stepErrorScratch.p;
   s.materials.refresh(model, springChoice(settings.step.constraints));
@@ -169,6 +180,7 @@ void measureStepError(const SimModel& model, const SolverSettings& settings, flo
   const BodyContacts& bc = state.bodyContacts;
   const bool bodyContacts = settings.step.constraints.bodyContacts && bc.vertexCount.size() == n;
   double scale2 = 0.0, mass = 0.0;
+  const double gravityStep2 = std::pow(double(h) * double(h) * double(glm::length(settings.step.gravity)), 2.0);
   for (uint32_t i = 0; i < n; ++i) {
     if (!(state.x[i].w > 0.0f)) continue;
     const glm::vec3 x(state.x[i]), xt(state.xPrev[i]);
@@ -181,11 +193,15 @@ void measureStepError(const SimModel& model, const SolverSettings& settings, flo
     s.d[i] = r;
     s.b[i] = glm::vec4(r, 0.0f);
     const double m = model.mass[i];
-    scale2 += m * double(glm::dot(x - xt, x - xt));
+    const glm::vec3 fromInertia = x - glm::vec3(state.xInertial[i]);
+    scale2 += m * (double(glm::dot(fromInertia, fromInertia)) + gravityStep2);
     mass += m;
     ++e.vertices;
   }
-  if (e.vertices == 0 || !(mass > 0.0)) return;
+  if (e.vertices == 0 || !(mass > 0.0)) {
+    e.unmeasured = "every free vertex is held or touches a collider or another body";
+    return;
+  }
   // The floor's right-hand side: what one ulp of every coordinate changes r by.
   perturb(state, false);
   s.db.assign(n, glm::vec4(0.0f));
@@ -208,6 +224,7 @@ void measureReadBackStepError(const SimModel& model, const SolverSettings& setti
                               StepDiagnostics& out) {
   if (settings.step.constraints.bodyContacts && out.bodyContacts > 0) {
     out.stepError = {};
+    out.stepError.unmeasured = "bodies touch (the device's read-back does not hold which vertices)";
     return;
   }
   const float h = settings.step.dt / float(std::max(settings.step.substeps, 1));

@@ -27,7 +27,12 @@
 // local imbalances of 1e-8 m and a global one of 1e-5 m. The inertia alone
 // (h^2 r_i / m_i) over-states a stiff sheet's error by its h^2 k / m.
 //
-//   scale  the same mean of |x_i - x^t_i|, the last substep's motion  [m]
+//   scale  the same mean of sqrt(|x_i - y_i|^2 + (h^2 |g|)^2): what the
+//          step's forces move x, the material's, springs' and mouse's
+//          (x - y) and gravity's  [m]. error / scale is the share of the
+//          step's force left unbalanced: an oscillation's turning points,
+//          where x - x^t vanishes, and a swing through its rest shape,
+//          where x - y does, keep a scale (gravity's)
 //   floor  the same mean of H^-1 of the change one ulp of every
 //          coordinate makes to r: the float32 floor of this model at
 //          this state (stiff bodies have a high one; fixed signs per

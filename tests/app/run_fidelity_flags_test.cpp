@@ -1,8 +1,12 @@
-// `tetlab run` tells the user when a step is not the material's answer
-// (core/sim/convergence.h): the default-budget VBD beam (E = 1e7, 10 x 4) is
-// under-converged in every frame and gains energy; 60 x 4 converges (measured
-// in docs/solvers_vbd_avbd.md, "Convergence"). Both must show in the summary
-// and in the --stats columns under_converged / energy_rise.
+// `tetlab run` tells the user when a step is not the material's answer: the
+// one under-converged verdict, the common step error (core/sim/
+// convergence_verdict.h), with the solvers' own measures as secondary lines
+// (core/sim/convergence.h). The default-budget VBD beam (E = 1e7, 10 x 4) is
+// under-converged in every frame (its swing takes 68 frames, 2.5x the 27 of
+// 10 x 400, docs/solvers.md "One error measure"); at 60 x 4 no frame is off, and every
+// one is float-limited (float32 cannot resolve 5 % of so small a step's
+// force). Both must show in the summary and in the --stats column
+// under_converged; energy_rise too.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,7 +31,7 @@ TEST(RunFidelityFlags, UnderConvergedVbdBeamIsFlaggedAndAConvergedBudgetIsNot) {
   const std::string common = "run --preset beam --solver vbd --frames 30 --iterations 4 --stats ";
   auto low = test::runTetlab(common + "'" + (dir / "low.csv").string() + "' --substeps 10");
   ASSERT_EQ(low.exitCode, 0) << low.output;
-  EXPECT_NE(low.output.find("30 of 30 frames under-converged"), std::string::npos) << low.output;
+  EXPECT_NE(low.output.find("30 of 30 measured frames under-converged"), std::string::npos) << low.output;
   // Under-converged but not gaining energy: the clamped beam starts each substep
   // from inertia (core/sim/held_bodies.h); it gained ~11 J here before.
   EXPECT_EQ(low.output.find("energy rose"), std::string::npos) << low.output;
@@ -37,7 +41,8 @@ TEST(RunFidelityFlags, UnderConvergedVbdBeamIsFlaggedAndAConvergedBudgetIsNot) {
 
   auto high = test::runTetlab(common + "'" + (dir / "high.csv").string() + "' --substeps 60");
   ASSERT_EQ(high.exitCode, 0) << high.output;
-  EXPECT_NE(high.output.find("0 of 30 frames under-converged"), std::string::npos) << high.output;
+  EXPECT_NE(high.output.find("0 of 30 measured frames under-converged"), std::string::npos) << high.output;
+  EXPECT_NE(high.output.find("30 float-limited"), std::string::npos) << high.output;
   EXPECT_EQ(high.output.find("energy rose"), std::string::npos) << high.output;
   for (double v : csvColumn(dir / "high.csv", "under_converged")) EXPECT_EQ(v, 0.0);
   std::filesystem::remove_all(dir);
@@ -70,7 +75,8 @@ TEST(RunFidelityFlags, StiffStrainBasedXpbdIsReportedSoftNotBlownUp) {
   EXPECT_NE(stiff.output.find("solver xpbd (strain-based + volume)"), std::string::npos) << stiff.output;
   EXPECT_EQ(stiff.output.find("blow-up"), std::string::npos) << stiff.output;
   EXPECT_EQ(stiff.output.find("energy rose"), std::string::npos) << stiff.output;
-  EXPECT_NE(stiff.output.find("under-converged (XPBD's multipliers carried as little as"), std::string::npos)
+  EXPECT_NE(stiff.output.find("30 of 30 measured frames under-converged"), std::string::npos) << stiff.output;
+  EXPECT_NE(stiff.output.find("secondary: XPBD's multipliers carried as little as"), std::string::npos)
       << stiff.output;
   const std::vector<double> share = csvColumn(dir / "stiff.csv", "force_share");
   ASSERT_EQ(share.size(), 30u);
@@ -81,7 +87,12 @@ TEST(RunFidelityFlags, StiffStrainBasedXpbdIsReportedSoftNotBlownUp) {
 
   auto soft = test::runTetlab(common + "'" + (dir / "soft.csv").string() + "' --youngs 1e5");
   ASSERT_EQ(soft.exitCode, 0) << soft.output;
-  EXPECT_EQ(soft.output.find("under-converged"), std::string::npos) << soft.output;
+  // The force share says its multipliers carry the deformation's force; the
+  // common measure still finds the soft beam's steps off the Neo-Hookean
+  // material's (measured 25 of 30 frames, mean 47 % of the step's force: at
+  // this sag the strain-based set is not the material), which is the verdict's
+  // business, not this secondary line's.
+  EXPECT_EQ(soft.output.find("secondary: XPBD"), std::string::npos) << soft.output;
   for (double v : csvColumn(dir / "soft.csv", "force_share"))
     if (!std::isnan(v)) EXPECT_NEAR(v, 1.0, 0.1);
   std::filesystem::remove_all(dir);

@@ -289,6 +289,11 @@ TEST(SandboxSession, StiffStrainBasedXpbdRunsOnAndIsReportedSoft) {
     EXPECT_TRUE(session->xpbdForceShare().underConverged);
     EXPECT_LT(session->xpbdForceShare().share, 0.1);  // measured 0.004
     EXPECT_GE(session->xpbdSoftFrames(), 80u);
+    // The verdict is the common step error, which sees the same softness:
+    // every measured frame (all 90 on the CPU, every 10th on OpenCL) is off.
+    const ConvergenceTally& v = session->verdict();
+    EXPECT_EQ(v.measured, backend == Backend::Cpu ? 90u : 9u);
+    EXPECT_EQ(v.underConverged, v.measured) << "worst " << v.worstRelative << " of the step's motion";
   }
 }
 
