@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app/render/compare_layout.h"
+#include "app/ui/cost_accuracy_plot.h"
 #include "app/ui/solver_panel.h"
 #include "app/ui/step_error_text.h"
 #include "core/scene/enum_names.h"
@@ -122,6 +123,7 @@ const PlotSpec kPlots[] = {
     {"max constraint violation", {"m", "frame", true, 1e-9f, 80.0f}},
     {"step time", {"ms", "frame", false, 1e-12f, 80.0f}},
     {"error vs reference (RMS)", {"m", "frame", true, 1e-9f, 80.0f}},
+    {"step error (share of the step's force)", {"", "frame", true, 1e-6f, 80.0f}},
     {"probe", {"m", "frame", false, 1e-12f, 80.0f}},
 };
 constexpr size_t kPlotCount = sizeof(kPlots) / sizeof(kPlots[0]);
@@ -150,7 +152,8 @@ std::vector<std::vector<PlotCurve>> collectCurves(const CompareSession& c, int w
     plots[5].push_back(curveOf(c, i, ss.maxViolation, window));
     plots[6].push_back(curveOf(c, i, ss.stepMs, window));
     if (c.referenceLane() && !c.isReference(i)) plots[7].push_back(curveOf(c, i, c.series(i).errorRms, window));
-    plots[8].push_back(curveOf(c, i, c.series(i).probe, window));
+    plots[8].push_back(curveOf(c, i, ss.stepError, window));
+    plots[9].push_back(curveOf(c, i, c.series(i).probe, window));
   }
   return plots;
 }
@@ -273,6 +276,20 @@ CompareActions drawComparePanel(const ComparePanelInput& input, CompareUiState& 
   ImGui::SameLine();
   if (ImGui::Button("stop comparing")) actions.stop = true;
   drawLaneTable(c, state, actions);
+  if (ImGui::TreeNodeEx("accuracy per cost", ImGuiTreeNodeFlags_DefaultOpen)) {
+    std::vector<CostAccuracyPoint> points;
+    for (size_t i = 0; i < c.laneCount(); ++i) {
+      const ConvergenceTally& v = c.lane(i).verdict();
+      points.push_back({shortName(c, i), laneColor(i), float(c.lane(i).meanStepWallMs()), float(v.meanRelativeAll()),
+                        v.mostlyFloatLimited()});
+    }
+    plotCostAccuracy(points, 110.0f);
+    itemTooltip("Each lane at its mean time per frame (x) and its mean step error since the start, the one measure "
+                "every solver shares, as a share of what the step's forces move the body (y, log). Hollow: most frames "
+                "float-limited, float32 cannot resolve 5 %% there and the error may lie anywhere below. The amber line is the 5 % band above which a step is under-converged: lower "
+                "at the same cost is more accurate per millisecond.");
+    ImGui::TreePop();
+  }
   bool equalCost = c.spec().equalCostMs > 0.0f;
   if (ImGui::Checkbox("equal cost", &equalCost)) actions.equalCostMs = equalCost ? state.equalCostMs : 0.0f;
   itemTooltip("Give every lane the same time per frame; each picks its iterations to fit, every 10 frames.");

@@ -183,6 +183,13 @@ void drawNumbersPanel(const SimSession& session, const FrameTimer& timer) {
   drawFidelity(session);
 
   const SessionSeries& s = session.series();
+  PlotStyle share;
+  share.logScale = true;
+  share.logFloor = 1e-6f;
+  plotSeries("step error (share of the step's force)", s.stepError, share);
+  itemTooltip("The common step error of each measured frame as a share of what the step's forces move the body "
+              "(log). Above 0.05, the 5 % band, with the error above 8 float floors, a step is under-converged "
+              "(docs/solvers.md, 'One error measure'); on OpenCL every 10th frame, held between.");
   PlotStyle energy;
   energy.unit = "J";
   plotSeries("total energy", s.totalEnergy, energy);

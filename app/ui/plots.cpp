@@ -57,7 +57,24 @@ void plotSeries(const char* label, const Series& series, const PlotStyle& style)
       rawMax = std::max(rawMax, v);
     }
   }
-  drawCurve(label, shown, rawMin, rawMax, series.latest(), style);
+  // A gap (NaN: not measured that frame) holds the last measured value (the
+  // first one before it), so an every-10th-frame series reads as steps, not
+  // as drops to 0, and the read-out is the latest measured value.
+  float held = 0.0f, latest = series.latest();
+  for (size_t i = 0; i < series.size(); ++i)
+    if (std::isfinite(series.at(i))) {
+      held = shown[i];
+      break;
+    }
+  for (size_t i = 0; i < series.size(); ++i) {
+    if (std::isfinite(series.at(i))) {
+      held = shown[i];
+      latest = series.at(i);
+    } else {
+      shown[i] = held;
+    }
+  }
+  drawCurve(label, shown, rawMin, rawMax, latest, style);
 }
 
 void plotValues(const char* label, std::span<const float> values, const PlotStyle& style) {

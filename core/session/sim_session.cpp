@@ -301,6 +301,8 @@ void SimSession::enableDeviceEnergy() {
 
 void SimSession::afterStep() {
   series_.stepMs.push(float(lastStepMs_));
+  const bool measuredNow = !blownUp() && stepErrorFresh_ && diag_.stepError.measured;
+  series_.stepError.push(measuredNow ? diag_.stepError.relative() : NAN);
   if (blownUp()) return;
   if (stepErrorFresh_) {
     verdict_.add(diag_.stepError);
@@ -401,7 +403,7 @@ void SimSession::reset() {
   gravity0_ = settings_.step.gravity;
   totalStepMs_ = 0.0;
   for (Series* s : {&series_.totalEnergy, &series_.kinetic, &series_.elastic, &series_.maxViolation,
-                    &series_.residual, &series_.stepMs})
+                    &series_.residual, &series_.stepMs, &series_.stepError})
     s->clear();
   snapshot_ = state_;
   snapshotFrame_ = 0;

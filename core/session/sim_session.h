@@ -68,6 +68,7 @@ struct SessionSeries {
   Series maxViolation;  // [m]
   Series residual;      // last iteration's residual of each step
   Series stepMs;        // wall time of the step [ms]
+  Series stepError;     // step error / scale of each frame [-]; NaN where not measured (a device between read-backs)
 };
 
 class SimSession {

@@ -14,6 +14,7 @@ void ConvergenceTally::add(const StepError& e, bool fresh) {
   }
   ++measured;
   last = e;
+  allRelativeSum += double(e.relative());
   if (tetlab::underConverged(e)) ++this->underConverged;
   if (e.floatLimited()) {
     ++floatLimited;

@@ -7,6 +7,7 @@
 // the step's own force displacement. The solvers' own diagnostics (the VBD/AVBD residual,
 // XPBD's force share, PBD's softness; core/sim/convergence.h) stay as
 // secondary lines and do not set it.
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -34,6 +35,7 @@ struct ConvergenceTally {
   const char* unmeasuredWhy = nullptr;  // the latest reason
   double relativeSum = 0.0;     // sum of error / scale over measured frames not at the floor
   uint64_t relativeFrames = 0;
+  double allRelativeSum = 0.0;  // the same over every measured frame (at the floor, an upper bound)
   float worstRelative = 0.0f;   // largest error / scale over the same frames
   StepError last;               // the latest measured frame
 
@@ -41,6 +43,10 @@ struct ConvergenceTally {
   // measures only the frames it reads back; the others are not counted).
   void add(const StepError& e, bool fresh = true);
   double meanRelative() const { return relativeFrames > 0 ? relativeSum / double(relativeFrames) : 0.0; }
+  // Over every measured frame; NaN with none (compare mode's accuracy axis).
+  double meanRelativeAll() const { return measured > 0 ? allRelativeSum / double(measured) : NAN; }
+  // Most measured frames float-limited: the error may lie anywhere below the floor.
+  bool mostlyFloatLimited() const { return measured > 0 && 2 * floatLimited > measured; }
 };
 
 // "N of M measured frames under-converged (...)" for `tetlab run` and

@@ -51,6 +51,9 @@ TEST(ConvergenceVerdict, AStepFloat32CannotResolveIsFloatLimitedNotConverged) {
   EXPECT_EQ(t.measured, 1u);
   EXPECT_EQ(t.floatLimited, 1u);
   EXPECT_NEAR(t.worstFloorShare, 0.16f, 1e-4f);
+  EXPECT_TRUE(t.mostlyFloatLimited());
+  EXPECT_EQ(t.relativeFrames, 0u) << "a frame at its floor has no resolvable ratio";
+  EXPECT_NEAR(t.meanRelativeAll(), 0.02, 1e-6) << "compare mode's axis counts it, as an upper bound";
   const std::string line = convergenceSummary(t, ": advice");
   EXPECT_NE(line.find("0 of 1 measured frames under-converged"), std::string::npos) << line;
   EXPECT_NE(line.find("1 float-limited"), std::string::npos) << line;
@@ -71,6 +74,8 @@ TEST(ConvergenceVerdict, TallyCountsEachStateAndSaysWhyFramesWentUnmeasured) {
   EXPECT_EQ(t.underConverged, 2u);
   EXPECT_EQ(t.unmeasured, 1u);
   EXPECT_NEAR(t.meanRelative(), (0.1 + 0.3 + 0.01) / 3.0, 1e-6);
+  EXPECT_NEAR(t.meanRelativeAll(), t.meanRelative(), 1e-6) << "no frame at the floor";
+  EXPECT_FALSE(t.mostlyFloatLimited());
   EXPECT_NEAR(t.worstRelative, 0.3f, 1e-6f);
   EXPECT_FLOAT_EQ(t.last.error, 1e-7f) << "the latest measured frame, not the unmeasured one";
   const std::string line = convergenceSummary(t, ": raise the substeps");
