@@ -223,7 +223,6 @@ class SimSession {
   // CPU reference, every kDiagnosticsEvery-th on a device).
   const ConvergenceTally& verdict() const { return verdict_; }
   bool underConverged() const { return verdictNow_; }
-  uint64_t underConvergedFrames() const { return verdict_.underConverged; }
   // Secondary: VBD/AVBD's own residual against h^2 g (core/sim/convergence.h).
   const ConvergenceCheck& convergence() const { return convergence_; }
   // Does an unforced run (damped or not) gain energy (core/sim/convergence.h)?
