@@ -304,10 +304,7 @@ void SimSession::afterStep() {
   const bool measuredNow = !blownUp() && stepErrorFresh_ && diag_.stepError.measured;
   series_.stepError.push(measuredNow ? diag_.stepError.relative() : NAN);
   if (blownUp()) return;
-  if (stepErrorFresh_) {
-    verdict_.add(diag_.stepError);
-    if (diag_.stepError.measured) verdictNow_ = tetlab::underConverged(diag_.stepError);
-  }
+  if (stepErrorFresh_) verdict_.add(diag_.stepError);
   if (!diagFresh_) return;
   // XPBD's compliant constraints count by the energy their forces carry
   // (EnergyReport::dynamicTotal): the energy the step trades with.
@@ -391,7 +388,7 @@ void SimSession::reset() {
   diag_ = {};
   frame_ = 0;
   verdict_ = {};
-  verdictNow_ = stepErrorFresh_ = false;
+  stepErrorFresh_ = false;
   convergence_ = {};
   xpbdShare_ = {};
   xpbdSoftFrames_ = 0;

@@ -222,7 +222,7 @@ class SimSession {
   // each measured frame (core/sim/convergence_verdict.h; every frame on the
   // CPU reference, every kDiagnosticsEvery-th on a device).
   const ConvergenceTally& verdict() const { return verdict_; }
-  bool underConverged() const { return verdictNow_; }
+  bool underConverged() const { return tetlab::underConverged(verdict_.last); }  // the latest measured frame
   // Secondary: VBD/AVBD's own residual against h^2 g (core/sim/convergence.h).
   const ConvergenceCheck& convergence() const { return convergence_; }
   // Does an unforced run (damped or not) gain energy (core/sim/convergence.h)?
@@ -322,7 +322,6 @@ class SimSession {
   double energy0_ = 0.0, energyScale_ = 1.0;
   double elasticCapacity_ = 0.0;  // forced runs may add this much (checkExplosion)
   ConvergenceTally verdict_;
-  bool verdictNow_ = false;       // the latest measured frame was off its answer
   bool stepErrorFresh_ = false;   // diag_.stepError was taken by the last frame
   ConvergenceCheck convergence_;
   XpbdForceShare xpbdShare_;
