@@ -67,13 +67,7 @@ constexpr int kTestTets = 400;
 // (AVBD Eq. 18), which is the "half of v h" AVBD shows right after an impact.
 constexpr double kGroundToleranceFloor = 1e-3;  // [m]
 
-std::vector<std::string> presetStems() {
-  std::vector<std::string> stems;
-  for (const fs::directory_entry& e : fs::directory_iterator(kAssets / "scenes"))
-    if (e.path().extension() == ".json") stems.push_back(e.path().stem().string());
-  std::sort(stems.begin(), stems.end());
-  return stems;
-}
+using test::presetStems;
 
 fs::path outputDir() {
   // TETLAB_EXE is <build>/tetlab.
