@@ -267,9 +267,16 @@ void drawSolverParameters(SimSession& session) {
       drawVbdPrimal(s.vbd, "vbd");
       ImGui::Checkbox("Chebyshev acceleration", &s.vbd.accelerate);
       itemTooltip("Over-relax each iteration with the Chebyshev weight (VBD Sec. 3.8) [-].");
-      if (s.vbd.accelerate)
+      if (s.vbd.accelerate) {
         slider("spectral radius", s.vbd.chebyshevRho, 0.5f, 0.999f, "%.3f",
                "Estimated spectral radius rho of the iteration; larger accelerates harder [-].");
+        if (!chebyshevActive(true, s.step.iterations)) {
+          ImGui::TextColored(kWarnColor, "acceleration off below %d iterations (now %d)", kChebyshevMinIterations,
+                             s.step.iterations);
+          itemTooltip("Chebyshev starts from a guess farther from the answer and repays it only over enough "
+                      "iterations: below the minimum each substep runs plain VBD (docs/solvers_vbd_avbd.md).");
+        }
+      }
       const VbdStats st = session.vbdStats();
       ImGui::TextColored(kDimColor, "last substep: safeguard %u, singular %u, contacts %u", st.safeguardTriggers,
                          st.skippedVertices, st.activeContacts);

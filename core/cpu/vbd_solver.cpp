@@ -93,13 +93,15 @@ class VbdSolver final : public VbdFamilySolver {
     // Chebyshev acceleration a held body keeps the adaptive guess: over-relaxing
     // the fall from an inertia start overshoots (common/vbd_initial_guess.clh);
     // a swinging body starts from y either way.
+    const int iterations = std::max(settings.step.iterations, 1);
+    const bool accelerated = chebyshevActive(p.accelerate, iterations);
     markHeldVertices(model, state.x, held_, &pivots_);
     for (uint32_t i = 0; i < n; ++i) {
       const glm::vec3 v(state.v[i]);
       if (state.x[i].w > 0.0f) {
         const glm::vec3 x = vbdInitialGuess(p.initialGuess, h, settings.step.gravity, glm::vec3(state.x[i]), v,
                                             vLast_[i], haveHistory_,
-                                            held_[i] == kBodyHeld && p.accelerate ? uint8_t(kBodyFree) : held_[i],
+                                            held_[i] == kBodyHeld && accelerated ? uint8_t(kBodyFree) : held_[i],
                                             guessPivot(state, pivots_, i));
         state.x[i] = glm::vec4(x, state.x[i].w);
       }
@@ -108,7 +110,6 @@ class VbdSolver final : public VbdFamilySolver {
     }
     haveHistory_ = true;
 
-    const int iterations = std::max(settings.step.iterations, 1);
     float omega = 1.0f;
     for (int it = 1; it <= iterations; ++it) {
       double residual2 = 0.0;
@@ -155,7 +156,7 @@ class VbdSolver final : public VbdFamilySolver {
         }
       }
       stats_.activeContacts = contacts;
-      if (p.accelerate) accelerate(state, it, iterations, p.chebyshevRho, omega);
+      if (accelerated) accelerate(state, it, iterations, p.chebyshevRho, omega);
       out.residualHistory.push_back(freeCount ? float(std::sqrt(residual2 / double(freeCount))) : 0.0f);
     }
     // Tethers (LRA) as a projection after the solve: not an energy, as Kim et al. define them.

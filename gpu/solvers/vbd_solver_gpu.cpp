@@ -157,9 +157,10 @@ uint32_t VbdSolverGpu::terms(const SolverSettings& settings, const clm::VbdMouse
   const VbdParams& p = settings.vbd;
   const ConstraintToggles& on = settings.step.constraints;
   const bool mouseOn = mouse.active && mouse.slots > 0;
+  const bool accelerated = chebyshevActive(p.accelerate, settings.step.iterations);
   return (on.neoHookean ? VBD_TERM_NEO_HOOKEAN : 0u) | (anyEdgeSprings(*model_, springChoice(on)) ? VBD_TERM_EDGES : 0u) |
          (on.collisions ? VBD_TERM_COLLISIONS : 0u) | (mouseOn ? VBD_TERM_MOUSE : 0u) |
-         (p.accelerate ? VBD_TERM_ACCELERATE : 0u) | (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u) |
+         (accelerated ? VBD_TERM_ACCELERATE : 0u) | (on.bodyContacts ? VBD_TERM_BODY_CONTACTS : 0u) |
          (residual_.recording() ? VBD_TERM_RESIDUAL : 0u) | (clothBendingOn(*model_, on.bending) ? VBD_TERM_BENDING : 0u) |
          (clothMembraneOn(*model_, on.membrane) ? VBD_TERM_MEMBRANE : 0u);
 }
@@ -252,7 +253,7 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
   cl::Kernel& init = program_.kernel(kInitGuess);
   const uint32_t takeSnapshot = (terms & VBD_TERM_BODY_CONTACTS) ? 1u : 0u;
   cl_int e = setKernelArgs(init, n, s.x, s.v, vertexHistory_, gravity, h, uint32_t(p.initialGuess),
-                           uint32_t(p.accelerate ? 1u : 0u), snapshot_, takeSnapshot);
+                           uint32_t((terms & VBD_TERM_ACCELERATE) ? 1u : 0u), snapshot_, takeSnapshot);
   if (e == CL_SUCCESS) e = launch1D(ctx.queue, init, n, local, profiler.record(stageInit_));
 
   const int iterations = std::max(settings.step.iterations, 1);
@@ -262,7 +263,7 @@ cl_int VbdSolverGpu::enqueueSubstep(const ClContext& ctx, const SolverSettings& 
     for (uint32_t c = 0; c < s.vertexColors.count() && e == CL_SUCCESS; ++c)
       e = enqueueColor(ctx, settings, h, s, mouse, terms, c, profiler);
     if (e == CL_SUCCESS) e = residual_.reduce(ctx, program_.kernel(kResidualRms), it - 1, profiler, stageResidual_);
-    if (p.accelerate && e == CL_SUCCESS) {
+    if ((terms & VBD_TERM_ACCELERATE) && e == CL_SUCCESS) {
       omega = chebyshevOmega(it, p.chebyshevRho, omega);  // VBD Sec. 3.8
       cl::Kernel& k = program_.kernel(kChebyshev);
       const uint32_t overRelax = chebyshevOverRelaxes(it, iterations) ? 1u : 0u;
