@@ -50,9 +50,14 @@ inline SimModel blocks() {
                                  glm::vec3(0.1f), {2, 2, 2});
 }
 
-inline SolverSettings settings(SolverKind kind, float mu) {
+// The app's substep counts reach 40 and more (XPBD's raise, the presets'
+// budgets, compare mode's reference lanes): the hit at a quarter of the default h.
+constexpr int kManySubsteps = 40;
+
+inline SolverSettings settings(SolverKind kind, float mu, int substeps = StepSettings{}.substeps) {
   SolverSettings s;
   s.solver = kind;
+  s.step.substeps = substeps;
   s.step.gravity = glm::vec3(0.0f);
   s.colliders.ground.enabled = false;
   s.bodyContacts.friction = mu;
