@@ -35,6 +35,7 @@ struct CaseSetup {
   double reference = 0.0;       // the analytic value
   double errorScale = 1.0;      // relError = |value - reference| / errorScale
   bool undamped = false;        // no drag, no material damping: the energy-rise bound applies
+  bool settles = false;         // static: the answer is the settled state, read at the end
   std::string note;             // what the table should say about this E (mesh gap, scaled gravity)
   CaseProbe probe;              // optional, sampled every sampleInterval
   CaseMeasureFn measure;

@@ -53,6 +53,7 @@ glm::dvec3 centerOfMass(const SimModel& m, const State& s) {
 void settleWithDrag(CaseSetup& setup, double omega) {
   setup.scene.settings.step.velocityDamping = float(2.0 * omega);
   setup.seconds = wholeFrames(std::max(0.5, 12.0 / omega));
+  setup.settles = true;
 }
 
 // ---- stiff free fall -------------------------------------------------------

@@ -6,6 +6,7 @@
 
 #include "core/cpu/xpbd_solver.h"
 #include "core/sim/convergence.h"
+#include "core/sim/convergence_verdict.h"
 #include "core/sim/energy.h"
 #include "core/sim/solver.h"
 #include "core/sim/stepper.h"
@@ -67,11 +68,15 @@ void runCpu(const CaseSetup& setup, const Plan& plan, double maxWall, CellResult
   const double scale = sceneEnergyScale(model, plan.settings.step, start);
   out.energyMeasured = setup.undamped;
   StepDiagnostics diag;
+  ConvergenceTally verdicts;
   double wall = 0.0;
   for (int f = 0; f < plan.steps; ++f) {
     const Clock::time_point t0 = Clock::now();
     stepSimulation(model, plan.settings, *solver, state, diag);
     wall += secondsSince(t0);
+    if (!setup.settles || 4 * (f + 1) > 3 * plan.steps) verdicts.add(diag.stepError);
+    out.verdictFrames = verdicts.measured;
+    out.flaggedFrames = verdicts.underConverged;
     if (!diag.finite) {
       out.finite = false;
       out.reason = format("blows up at t = %.3g s", (f + 1) * plan.settings.step.dt) + ": " + diag.problem;

@@ -10,6 +10,7 @@
 // XPBD runs the substeps planXpbdSubsteps raises it to (the shear limit of its
 // Neo-Hookean constraints), as `tetlab run` and tetlab-bench do; the result
 // records the substeps actually run.
+#include <cstdint>
 #include <string>
 
 #include "app/conformance/conformance_case.h"
@@ -35,6 +36,11 @@ struct CellResult {
   int iterations = 0;
   int xpbdNeeded = 0;            // substeps per frame XPBD's shear limit asks for (0: none)
   float convergenceRatio = 0.0f; // VBD/AVBD residual / tolerance at the end (0: not measured)
+  // The common step error's verdicts (core/sim/convergence_verdict.h) over the frames the
+  // answer comes from: every frame, or the last quarter of a case that settles (its
+  // transient is not what it measures). CPU only: a device measures only the frames it reads back.
+  uint64_t verdictFrames = 0;    // frames with a measure
+  uint64_t flaggedFrames = 0;    // of those, flagged under-converged
   bool energyMeasured = false;   // undamped case on the CPU
   double energyRise = 0.0;       // max over the run of (total - start) / sceneEnergyScale
   std::string reason;            // why not ok; empty when ok

@@ -105,6 +105,11 @@ CellSearch searchCell(const ConformanceCase& c, const CaseSetup& setup, float yo
       out.result = r;
       break;
     }
+    if (r.finite && !r.stopped && r.relError > c.tolerance) {
+      out.haveBelow = true;
+      out.below = rung;
+      out.belowResult = r;
+    }
     const bool better = !haveBest || (r.finite && !out.result.finite) ||
                         (r.finite == out.result.finite && r.relError < out.result.relError);
     if (better) {

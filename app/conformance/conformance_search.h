@@ -31,6 +31,11 @@ struct CellSearch {
   ConformanceBudget budget;        // reached: the passing rung; else the best (smallest error) rung
   ConformanceBudget largestTried;  // the costliest rung run
   CellResult result;               // at `budget`
+  // Reached: the costliest finite rung run before it that missed the tolerance
+  // (the flag must fire there); none when the first rung run reached.
+  bool haveBelow = false;
+  ConformanceBudget below;
+  CellResult belowResult;
   std::string reason;              // not reached: why
   int rungsRun = 0;
   double wallSeconds = 0.0;        // the whole search
