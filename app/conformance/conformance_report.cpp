@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <thread>
@@ -65,6 +66,26 @@ std::string honestyText(const CellSearch& c, int& falseFlags, int& silentMisses,
   return s;
 }
 
+using CellIndex = std::map<std::tuple<std::string, float, SolverKind>, const CellSearch*>;
+
+// One markdown table, a row per (case, E) that has a cell, a column per solver.
+void appendTable(std::ostringstream& md, const CellIndex& index,
+                 const std::function<std::string(const CellSearch&)>& text) {
+  md << "| case | E [Pa] | PBD | XPBD | VBD | AVBD |\n|---|---|---|---|---|---|\n";
+  for (const ConformanceCase& cc : conformanceCases())
+    for (float E : kConformanceModuli) {
+      bool any = false;
+      std::ostringstream row;  // a stream, not string +: GCC 12's -Wrestrict misfires on the chained form
+      row << "| " << cc.title << " | " << modulusLabel(E) << " |";
+      for (SolverKind s : {SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd}) {
+        auto it = index.find({cc.id, E, s});
+        any = any || it != index.end();
+        row << " " << (it == index.end() ? std::string("not run") : text(*it->second)) << " |";
+      }
+      if (any) md << row.str() << "\n";
+    }
+}
+
 // CSV field without commas or quotes (reasons are free text).
 std::string csvField(std::string s) {
   for (char& ch : s)
@@ -87,40 +108,15 @@ std::string conformanceMarkdown(const ConformanceTable& table) {
      << ", backend " << table.backend << ", in " << fixed("%.0f", table.wallSeconds / 60.0)
      << " min. Each cell: the cheapest budget (substeps x iterations per 1/60 s frame) within "
      << "5 % of the reference, its wall time per frame on that machine and its error; or why it does not reach.\n\n";
-  md << "| case | E [Pa] | PBD | XPBD | VBD | AVBD |\n|---|---|---|---|---|---|\n";
-  std::map<std::tuple<std::string, float, SolverKind>, const CellSearch*> index;
+  CellIndex index;
   for (const CellSearch& c : table.cells) index[{c.caseId, c.youngsModulus, c.solver}] = &c;
-  for (const ConformanceCase& cc : conformanceCases())
-    for (float E : kConformanceModuli) {
-      bool any = false;
-      std::ostringstream row;  // a stream, not string +: GCC 12's -Wrestrict misfires on the chained form
-      row << "| " << cc.title << " | " << modulusLabel(E) << " |";
-      for (SolverKind s : {SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd}) {
-        auto it = index.find({cc.id, E, s});
-        any = any || it != index.end();
-        row << " " << (it == index.end() ? std::string("not run") : cellText(*it->second)) << " |";
-      }
-      if (any) md << row.str() << "\n";
-    }
+  appendTable(md, index, cellText);
   md << "\nThe under-converged flag on the same runs (\"One error measure\" above): flagged frames of "
         "measured ones (every frame; the last quarter for the cases that settle, whose answer is the settled "
         "state) at the cell's budget, which is within 5 % (any flagged frame is a false flag), and at the "
         "costliest rung tried below it that is more than 5 % off (no flagged frame is a silent miss).\n\n";
-  md << "| case | E [Pa] | PBD | XPBD | VBD | AVBD |\n|---|---|---|---|---|---|\n";
   int falseFlags = 0, silentMisses = 0, checked = 0;
-  for (const ConformanceCase& cc : conformanceCases())
-    for (float E : kConformanceModuli) {
-      bool any = false;
-      std::ostringstream row;
-      row << "| " << cc.title << " | " << modulusLabel(E) << " |";
-      for (SolverKind s : {SolverKind::Pbd, SolverKind::Xpbd, SolverKind::Vbd, SolverKind::Avbd}) {
-        auto it = index.find({cc.id, E, s});
-        any = any || it != index.end();
-        row << " " << (it == index.end() ? std::string("not run") : honestyText(*it->second, falseFlags, silentMisses, checked))
-            << " |";
-      }
-      if (any) md << row.str() << "\n";
-    }
+  appendTable(md, index, [&](const CellSearch& c) { return honestyText(c, falseFlags, silentMisses, checked); });
   md << "\nOf " << checked << " verdicts, " << falseFlags << " false flags and " << silentMisses
      << " silent misses.\n";
   md << "\nNotes per case and E:\n\n";
