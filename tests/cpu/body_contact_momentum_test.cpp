@@ -60,12 +60,11 @@ INSTANTIATE_TEST_SUITE_P(Solvers, HeadOnCollision,
                          headon::paramName);
 
 // The same hit at headon::kManySubsteps on VBD, whose lagged, inertia-scaled
-// contact rows keep the reaction at any h. Not held to it here: AVBD, whose
-// warm-started multiplier (Eq. 19) adds a force the Jacobi split does not
-// weigh by mass (at 40 substeps: axial 2.8e-3 at mu 0, sideways 7.9e-3 at
-// mu 0.4 and 0.13 at mu 1; docs/solvers_vbd_avbd.md), and PBD and XPBD, whose
-// float32 positions lose the smallest projection moves to rounding at 40
-// substeps, so that a free body's momentum drifts with no contact at all.
+// contact rows keep the reaction at any h. Not held to it here, both open
+// (docs/solvers_vbd_avbd.md, docs/solvers.md "Known limits"): AVBD, which at
+// 40 substeps drifts axial 2.8e-3 at mu 0 and sideways 7.9e-3 at mu 0.4 and
+// 0.13 at mu 1, and PBD and XPBD, whose free bodies lose momentum at many
+// substeps with no contact at all.
 class HeadOnCollisionManySubsteps : public testing::TestWithParam<float> {};
 
 TEST_P(HeadOnCollisionManySubsteps, KeepsLinearMomentum) { checkHeadOn(SolverKind::Vbd, GetParam(), headon::kManySubsteps); }
