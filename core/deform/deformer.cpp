@@ -128,6 +128,7 @@ Result<Deformer> Deformer::create(const SurfaceMesh& rest, const Material& mater
   options.method = TetMethod::TetGenOnly;  // the voxel fallback's boundary is not the surface
   options.preserveSurface = true;
   options.splitCoarseSurface = false;
+  options.keepSurfaceExact = true;
   options.simplifyDenseSurface = false;
   options.targetTets = std::max(targetTets, 1);
   Result<TetResult> tets = tetrahedralizeSurface(rest, options);

@@ -71,6 +71,7 @@ uint64_t tetCacheKey(std::string_view fileBytes, const ObjLoadOptions& load, con
   put(o, uint8_t(tet.preserveSurface));
   put(o, uint8_t(tet.splitCoarseSurface));
   put(o, uint8_t(tet.simplifyDenseSurface));
+  put(o, uint8_t(tet.keepSurfaceExact));
   put(o, uint8_t(tet.validateInput));
   put(o, int32_t(tet.voxelResolution));
   put(o, int32_t(tet.testFault));

@@ -22,7 +22,7 @@
 namespace tetlab {
 
 // Part of every key: bump it whenever the file layout or the pipeline's output changes.
-inline constexpr uint32_t kTetCacheFormatVersion = 3;
+inline constexpr uint32_t kTetCacheFormatVersion = 4;
 inline constexpr uint64_t kFnvOffsetBasis = 0xcbf29ce484222325ull;
 
 // FNV-1a, 64-bit (Fowler, Noll, Vo): h = (h xor byte) * 0x100000001b3.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include <glm/common.hpp>
@@ -12,6 +13,7 @@
 
 #include "core/mesh/diagonal_flips.h"
 #include "core/mesh/surface_simplify.h"
+#include "core/mesh/tet_improve.h"
 #include "core/mesh/voxel_fallback.h"
 
 namespace tetlab {
@@ -189,27 +191,30 @@ Result<bool> runTetGen(const SurfaceMesh& surface, const TetOptions& options, co
   IsolationOptions retryIsolation = isolation;
   retryIsolation.timeoutSeconds =
       std::min(isolation.timeoutSeconds, std::max(kRetryMinSeconds, kRetryTimeFactor * secondsSince(t0)));
+  size_t lastCount = first;  // of the latest run, which the next bound is rescaled from
   while (retries < kTargetRetries && retry.maxVolume > 0.0 && miss(*tg) > std::log(kTargetTolerance)) {
     // Too few with -Y: the kept surface triangles leave a thin part no room
     // for interior points (a 180-quad torus of tube radius 0.15: 524 tets for
     // 2,000 at any bound), so let TetGen split them first.
-    const bool split = retry.preserveSurface && double(tg->tets.size()) < target;
+    const bool split = retry.preserveSurface && double(lastCount) < target;
     if (split) {
       retry.preserveSurface = false;
     } else {
-      retry.maxVolume *= double(tg->tets.size()) / target;
+      retry.maxVolume *= double(lastCount) / target;
     }
     Result<TetMesh> again = runTetGenIsolated(**input, retry, retryIsolation, ctx.cancel);
     if (ctx.cancelled()) return cancelledError();
     ++retries;
     if (!again) break;  // keep the mesh we have
+    lastCount = again->tets.size();
     const bool better = miss(*again) < miss(*tg);
     if (better) {
-      splitSurface = splitSurface || split;
+      splitSurface = splitSurface || (settings.preserveSurface && !retry.preserveSurface);
       tg = std::move(again);
       out.tetgenSwitches = switchesSeenByTetGen(retry, **input);
     }
-    if (!better) break;
+    // A split surface that overshoots is rescaled next; any other miss stops.
+    if (!better && !split) break;
   }
   out.tetgenSeconds = secondsSince(t0);
   out.mesh = std::move(tg.value());
@@ -249,10 +254,26 @@ Status runFallback(const SurfaceMesh& oriented, const TetOptions& options, const
   return Ok{};
 }
 
-Status cleanUp(const TetContext& ctx, TetResult& out) {
+// Orientation first: the sliver pass needs positive tets. It runs on TetGen's
+// meshes only (the voxel lattice's tets are all alike, 6V/Lmax^3 = 1/(2 sqrt 3)
+// or better), and a second cleanup compacts the vertices a removed hull sliver
+// may leave unused.
+Status cleanUp(const TetOptions& options, const TetContext& ctx, TetResult& out) {
   ctx.report(TetPhase::Cleanup, 0.0f);
   out.cleanup = cleanTetMesh(out.mesh);
   if (out.mesh.tets.empty()) return Error{"tetrahedralization produced no valid tetrahedra: " + out.reason};
+  if (out.path == TetPath::TetGen && options.quality) {
+    TetImproveOptions improve;
+    improve.keepSurface = options.keepSurfaceExact;
+    out.improve = improveTetQuality(out.mesh, improve);
+    out.cleanup.unusedVerticesRemoved += cleanTetMesh(out.mesh).unusedVerticesRemoved;
+    if (out.improve.changes() > 0) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "; sliver removal raised the least 6V/Lmax^3 from %.3f to %.3f", out.improve.minQualityBefore,
+                    out.improve.minQualityAfter);
+      out.reason += buf;
+    }
+  }
   return Ok{};
 }
 
@@ -323,7 +344,7 @@ Result<TetResult> tetrahedralizeSurface(const SurfaceMesh& surface, const TetOpt
                   std::to_string(out.diagonalFlips.crossingBefore) + " triangle pairs only through how its polygons "
                   "were split: " + std::to_string(out.diagonalFlips.flipped) +
                   (out.diagonalFlips.flipped == 1 ? " diagonal was" : " diagonals were") + " flipped";
-  if (Status s = cleanUp(ctx, out); !s) return s.error();
+  if (Status s = cleanUp(options, ctx, out); !s) return s.error();
   out.totalSeconds = secondsSince(start);
   ctx.report(TetPhase::Done, 1.0f);
   return out;

@@ -21,6 +21,7 @@
 #include "core/mesh/diagonal_flips.h"
 #include "core/mesh/surface_checks.h"
 #include "core/mesh/tet_cleanup.h"
+#include "core/mesh/tet_improve.h"
 #include "core/mesh/tet_mesh.h"
 #include "core/mesh/tet_target.h"
 #include "core/mesh/tetgen_isolated.h"
@@ -53,6 +54,8 @@ struct TetOptions {
                                     // The boundary lies on the input surface either way.
   bool simplifyDenseSurface = true; // a surface with more than kDenseSurfaceTrianglesPerTet * targetTets
                                     // triangles is simplified (quadric edge collapse) for TetGen only
+  bool keepSurfaceExact = false;    // the sliver pass leaves every surface vertex and triangle as TetGen
+                                    // made it (the deformer finds the input's vertices among the tets')
   bool validateInput = true;        // reject open/non-manifold/self-intersecting/flat input before TetGen
   double tetgenTimeoutSeconds = 120.0;
   int voxelResolution = 0;          // fallback cells along the longest axis; 0 = from targetTets
@@ -71,6 +74,7 @@ struct TetResult {
   DiagonalFlipReport diagonalFlips; // a self-crossing surface: the diagonals flipped (diagonal_flips.h)
   OrientationFixReport orientationFix;
   TetCleanupReport cleanup;
+  TetImproveReport improve;         // TetGen path with quality on: the sliver pass (tet_improve.h)
   double checkSeconds = 0.0, tetgenSeconds = 0.0, fallbackSeconds = 0.0, totalSeconds = 0.0;
   bool fromCache = false;           // loaded by TetCache (checks and timings then empty)
 };
@@ -83,8 +87,8 @@ inline constexpr double kMaxVolumeSlack = 1.5;
 // TetGen's count may miss the target by more than kTargetTolerance either way
 // (quality refinement near a coarse or thin surface); the bound is then
 // rescaled by the miss and TetGen run again, at most kTargetRetries times.
-inline constexpr double kTargetTolerance = 2.0;
-inline constexpr int kTargetRetries = 2;
+inline constexpr double kTargetTolerance = 1.5;
+inline constexpr int kTargetRetries = 3;
 // Each rerun may take this many times the first run's wall time, at least
 // kRetryMinSeconds; past that it is stopped and the first mesh kept.
 inline constexpr double kRetryTimeFactor = 20.0;
