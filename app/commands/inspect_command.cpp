@@ -118,6 +118,13 @@ void printText(const Json& j) {
   if (t.contains("cleanup"))
     o << "  cleanup      " << t["cleanup"]["reoriented"] << " reoriented, " << t["cleanup"]["degenerateDropped"]
       << " degenerate dropped\n";
+  if (t.contains("slivers") && t["slivers"]["minQualityAfter"].get<double>() > 0.0) {
+    const Json& v = t["slivers"];
+    o << "  slivers      least 6V/Lmax^3 " << fmt(v["minQualityBefore"].get<double>(), 4) << " -> "
+      << fmt(v["minQualityAfter"].get<double>(), 4) << " (" << v["faceFlips"] << " face flips, " << v["edgeRemovals"]
+      << " edge removals, " << v["vertexMoves"] << " vertex moves, " << v["hullSliversRemoved"]
+      << " hull slivers removed)\n";
+  }
 
   const Json& m = j["model"];
   o << "\nmodel (" << fmt(m["ms"]) << " ms)\n";
@@ -202,6 +209,12 @@ int runInspectCommand(const InspectArgs& args) {
                      {"degenerateDropped", tets.cleanup.degenerateDropped},
                      {"invalidDropped", tets.cleanup.invalidDropped},
                      {"unusedVerticesRemoved", tets.cleanup.unusedVerticesRemoved}};
+    tj["slivers"] = {{"minQualityBefore", tets.improve.minQualityBefore},
+                     {"minQualityAfter", tets.improve.minQualityAfter},
+                     {"faceFlips", tets.improve.flips23},
+                     {"edgeRemovals", tets.improve.flips32},
+                     {"vertexMoves", tets.improve.smoothed},
+                     {"hullSliversRemoved", tets.improve.hullSliversRemoved}};
     tj["checkMs"] = tets.checkSeconds * 1e3;
     tj["tetgenMs"] = tets.tetgenSeconds * 1e3;
     tj["fallbackMs"] = tets.fallbackSeconds * 1e3;

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "core/sim/convergence_verdict.h"
 #include "core/sim/solver.h"
 #include "core/sim/stepper.h"
 #include "tests/preset_files.h"
@@ -57,16 +58,24 @@ TEST(LowPolyMeshDrop, CoarseTorusStaysFiniteAndKeepsItsShapeOnDefaultVbd) {
   const glm::vec3 rest = extents(state.x);
   auto solver = makeCpuSolver(s.solver);
   solver->reset(model, state);
+  ConvergenceTally tally;
   for (int f = 0; f < 60; ++f) {
     StepDiagnostics diag;
     stepSimulation(model, s, *solver, state, diag);
     ASSERT_TRUE(diag.finite) << "frame " << f << ": " << diag.problem;
+    tally.add(diag.stepError);
   }
   const glm::vec3 now = extents(state.x);
   std::printf("[ measured ] 180-quad torus, %u tets, VBD %d x %d: extents %.4f %.4f %.4f m at rest, %.4f %.4f %.4f m "
               "after 1 s\n",
               model.tetCount(), s.step.substeps, s.step.iterations, rest.x, rest.y, rest.z, now.x, now.y, now.z);
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(now[k] / rest[k], 1.0, 0.10) << "axis " << k;
+  // Not yet converged at the defaults (issue 41 item 8 stays open): 37 of 60
+  // frames flagged here. The flag is right: the same OBJ at its own size
+  // (2.6 m across) in `tetlab compare --mesh` is flagged on 43 of 60 frames
+  // at VBD 10 x 4 and its track runs 4.3 cm RMS from 10 x 200's. Printed,
+  // not asserted, until the default budget is fixed.
+  std::printf("[ measured ] %s\n", convergenceSummary(tally, "").c_str());
 }
 
 }  // namespace
