@@ -1,9 +1,16 @@
-// A coarse low-poly user mesh dropped with the defaults (VBD 10 x 4, the
-// default tet target) stays finite and keeps its shape (issue 41, item 8): a
-// 180-quad torus (20 x 9 quads, tube radius 0.3 of the ring's) laid flat and
-// dropped 5 cm onto the ground; after 1 s its bounding box extents are within
-// 10 % of its rest extents. The same torus at a 5000 target was the case
-// TetGen overshot 3x (tests/core/mesh_target_tets_test.cpp).
+// A coarse low-poly user mesh dropped with the defaults (issue 41, item 8):
+// the scene `tetlab --mesh` and `tetlab run --mesh` build (makeMeshDropScene:
+// the default tet target, fitted into 0.3 m, 40 cm up, VBD at its budget), on
+// a 180-quad torus (20 x 9 quads, tube radius 0.3 of the ring's). It stands
+// on its rim, lands, tips over and settles. The same torus at a 5000 target
+// was the case TetGen overshot 3x (tests/core/mesh_target_tets_test.cpp).
+//
+// Kept shape: the sorted bounding-box extents after 2 s are within 10 % of
+// the rest ones (it lies down, so the axes swap). Converged: the common
+// measure's mean share of the step's force left unbalanced is below the
+// flag's own band (StepError::kBand), and fewer than 5 % of the frames are
+// flagged (a contact transient as the torus slaps down is allowed; a budget
+// that is short throughout is flagged on most frames, as 10 x 4 is below).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,71 +18,96 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 #include "core/sim/convergence_verdict.h"
+#include "core/sim/presets.h"
 #include "core/sim/solver.h"
 #include "core/sim/stepper.h"
-#include "tests/preset_files.h"
 #include "tests/lowpoly_torus.h"
+#include "tests/preset_files.h"
 
 namespace tetlab {
 namespace {
 
-using test::lowPolyTorusObj;
+constexpr int kFrames = 120;  // 2 s: the fall, the landing, the tip-over and most of the settling
 
-glm::vec3 extents(const std::vector<glm::vec4>& x) {
+glm::vec3 sortedExtents(const std::vector<glm::vec4>& x) {
   glm::vec3 lo(INFINITY), hi(-INFINITY);
   for (const glm::vec4& p : x) {
     lo = glm::min(lo, glm::vec3(p));
     hi = glm::max(hi, glm::vec3(p));
   }
-  return hi - lo;
+  glm::vec3 e = hi - lo;
+  std::sort(&e.x, &e.x + 3);
+  return e;
 }
 
-TEST(LowPolyMeshDrop, CoarseTorusStaysFiniteAndKeepsItsShapeOnDefaultVbd) {
+struct DropRun {
+  uint32_t tets = 0;
+  glm::vec3 rest{0.0f}, end{0.0f};
+  ConvergenceTally tally;
+  int substeps = 0, iterations = 0;
+};
+
+// The --mesh drop of the torus, at the scene's own budget unless one is given.
+DropRun dropTorus(int substeps = 0, int iterations = 0) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("tetlab_lowpoly_drop_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::filesystem::path obj = dir / "torus180.obj";
-  std::ofstream(obj) << lowPolyTorusObj(20, 9, 0.3);
-  SceneDesc desc;
-  BodySpec body;
-  body.source = BodySource::Mesh;
-  body.meshPath = obj.string();
-  body.transform.rotateDegrees = {90.0f, 0.0f, 0.0f};  // lying flat
-  body.transform.lift = true;
-  body.transform.liftTo = 0.05f;
-  desc.bodies.push_back(body);
-  desc.settings.solver = SolverKind::Vbd;
+  std::ofstream(obj) << test::lowPolyTorusObj(20, 9, 0.3);
+  SceneDesc desc = makeMeshDropScene(obj.string());
+  if (substeps > 0) desc.settings.step.substeps = substeps;
+  if (iterations > 0) desc.settings.step.iterations = iterations;
   Result<BuiltScene> built = test::buildPresetDesc(desc);
   std::filesystem::remove_all(dir);
-  ASSERT_TRUE(built.ok());
+  DropRun run;
+  if (!built.ok()) return run;
   const SimModel& model = built->scene.model;
   const SolverSettings& s = built->scene.settings;
+  run.substeps = s.step.substeps;
+  run.iterations = s.step.iterations;
+  run.tets = model.tetCount();
   State state = makeInitialState(*built);
-  const glm::vec3 rest = extents(state.x);
+  run.rest = sortedExtents(state.x);
   auto solver = makeCpuSolver(s.solver);
   solver->reset(model, state);
-  ConvergenceTally tally;
-  for (int f = 0; f < 60; ++f) {
+  for (int f = 0; f < kFrames; ++f) {
     StepDiagnostics diag;
     stepSimulation(model, s, *solver, state, diag);
-    ASSERT_TRUE(diag.finite) << "frame " << f << ": " << diag.problem;
-    tally.add(diag.stepError);
+    EXPECT_TRUE(diag.finite) << "frame " << f << ": " << diag.problem;
+    if (!diag.finite) break;
+    run.tally.add(diag.stepError);
   }
-  const glm::vec3 now = extents(state.x);
-  std::printf("[ measured ] 180-quad torus, %u tets, VBD %d x %d: extents %.4f %.4f %.4f m at rest, %.4f %.4f %.4f m "
-              "after 1 s\n",
-              model.tetCount(), s.step.substeps, s.step.iterations, rest.x, rest.y, rest.z, now.x, now.y, now.z);
-  for (int k = 0; k < 3; ++k) EXPECT_NEAR(now[k] / rest[k], 1.0, 0.10) << "axis " << k;
-  // Not yet converged at the defaults (issue 41 item 8 stays open): 37 of 60
-  // frames flagged here. The flag is right: the same OBJ at its own size
-  // (2.6 m across) in `tetlab compare --mesh` is flagged on 43 of 60 frames
-  // at VBD 10 x 4 and its track runs 4.3 cm RMS from 10 x 200's. Printed,
-  // not asserted, until the default budget is fixed.
-  std::printf("[ measured ] %s\n", convergenceSummary(tally, "").c_str());
+  run.end = sortedExtents(state.x);
+  std::printf("[ measured ] 180-quad torus, %u tets, VBD %d x %d: sorted extents %.4f %.4f %.4f m at rest, "
+              "%.4f %.4f %.4f m after %d frames; %s\n",
+              run.tets, run.substeps, run.iterations, run.rest.x, run.rest.y, run.rest.z, run.end.x, run.end.y,
+              run.end.z, kFrames, convergenceSummary(run.tally, "").c_str());
+  return run;
+}
+
+double flaggedShare(const ConvergenceTally& t) {
+  return t.measured > 0 ? double(t.underConverged) / double(t.measured) : 1.0;
+}
+
+TEST(LowPolyMeshDrop, CoarseTorusKeepsItsShapeAndConvergesAtTheMeshDropDefaults) {
+  const DropRun run = dropTorus();
+  ASSERT_GT(run.tets, 0u);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(run.end[k] / run.rest[k], 1.0, 0.10) << "extent " << k;
+  ASSERT_GE(run.tally.measured, uint64_t(kFrames / 2)) << "most frames have a measure (the rest touch the ground)";
+  EXPECT_LT(run.tally.meanRelativeAll(), StepError::kBand);
+  EXPECT_LT(flaggedShare(run.tally), 0.05);
+}
+
+// The other direction: the generic 10 x 4 the drop ran before is short on
+// this mesh, and the same verdicts say so.
+TEST(LowPolyMeshDrop, TheGenericBudgetIsFlaggedOnTheSameDrop) {
+  const DropRun run = dropTorus(10, 4);
+  ASSERT_GT(run.tets, 0u);
+  EXPECT_GT(flaggedShare(run.tally), 0.05);
+  EXPECT_GT(run.tally.meanRelativeAll(), StepError::kBand);
 }
 
 }  // namespace
