@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "core/scene/compare_json.h"
+#include "core/scene/json_reader.h"
 #include "core/scene/pin_animation_json.h"
 #include "core/scene/settings_json.h"
 
@@ -441,8 +442,6 @@ SceneDesc readScene(const json& doc) {
   return scene;
 }
 
-}  // namespace
-
 JsonOut sceneToJson(const SceneDesc& scene) {
   JsonOut out;
   out["format"] = kSceneFormat;
@@ -466,6 +465,8 @@ JsonOut sceneToJson(const SceneDesc& scene) {
   writeCompareSpec(scene.compare, out);
   return out;
 }
+
+}  // namespace
 
 std::string sceneToJsonText(const SceneDesc& scene) { return prettyJson(sceneToJson(scene)); }
 

@@ -25,7 +25,6 @@
 #include <string_view>
 
 #include "core/result.h"
-#include "core/scene/json_reader.h"
 #include "core/scene/scene_desc.h"
 
 namespace tetlab {
@@ -33,7 +32,8 @@ namespace tetlab {
 inline constexpr const char* kSceneFormat = "tetlab-scene";
 inline constexpr int kSceneFormatVersion = 1;
 
-JsonOut sceneToJson(const SceneDesc& scene);
+// Kept free of nlohmann/json.hpp, which costs every includer seconds of
+// compile time: the JSON values stay inside scene_json.cpp.
 std::string sceneToJsonText(const SceneDesc& scene);
 
 // sourceName names the document in errors (a file path, "<clipboard>", ...).

@@ -20,6 +20,7 @@
 #include "app/app.h"
 #include "core/scene/mesh_collider_load.h"
 #include "app/render/picking.h"
+#include "core/scene/enum_names.h"
 #include "core/scene/scene_json.h"
 #include "core/sim/state_setup.h"
 #include "run_process.h"
