@@ -5,8 +5,8 @@
 # a PNG sequence if ffmpeg is missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-scripts/build.sh release
+scripts/install-deps.sh --run  # test.sh installs the test-only packages
+scripts/build.sh release tetlab  # the sandbox alone: test.sh builds the rest
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
   exec build/tetlab "$@"
 fi
