@@ -17,6 +17,7 @@
 #include "core/mesh/obj_loader.h"
 #include "core/mesh/tetrahedralize.h"
 #include "tests/lowpoly_torus.h"
+#include "tests/tetgen_only.h"
 
 namespace tetlab {
 namespace {
@@ -35,10 +36,7 @@ TEST_P(MeshTargetTets, LowPolyTorusMeetsTheTargetWithinTwoTimes) {
   const TargetCase c = GetParam();
   Result<LoadedSurface> surface = loadObjText("torus.obj", lowPolyTorusObj(c.n, c.m, c.r));
   ASSERT_TRUE(surface.ok()) << surface.error().message;
-  TetOptions options;
-  options.targetTets = c.target;
-  options.method = TetMethod::TetGenOnly;
-  Result<TetResult> tets = tetrahedralizeSurface(surface->mesh, options);
+  Result<TetResult> tets = test::tetGenOnly(surface->mesh, c.target);
   ASSERT_TRUE(tets.ok()) << tets.error().message;
   const size_t count = tets->mesh.tets.size();
   std::printf("[ measured ] %d x %d quad torus (tube %.2f), target %d: %zu tets; %s\n", c.n, c.m, c.r, c.target, count,

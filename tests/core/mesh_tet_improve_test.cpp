@@ -25,6 +25,7 @@
 #include "core/mesh/tet_improve.h"
 #include "core/mesh/tetrahedralize.h"
 #include "tests/lowpoly_torus.h"
+#include "tests/tetgen_only.h"
 
 namespace tetlab {
 namespace {
@@ -33,8 +34,8 @@ constexpr double kStatedBound = 0.1;
 
 using Face = std::array<uint32_t, 3>;
 
-// Area of the faces that lie on one tet only.
-double surfaceArea(const TetMesh& m) {
+// The boundary faces as sorted corner triples, with their corners' positions.
+std::map<Face, std::array<glm::vec3, 3>> boundary(const TetMesh& m) {
   std::map<Face, int> count;
   for (const glm::uvec4& t : m.tets)
     for (int k = 0; k < 4; ++k) {
@@ -45,12 +46,19 @@ double surfaceArea(const TetMesh& m) {
       std::sort(f.begin(), f.end());
       ++count[f];
     }
-  double area = 0.0;
+  std::map<Face, std::array<glm::vec3, 3>> out;
   for (const auto& [f, c] : count)
-    if (c == 1) {
-      const glm::dvec3 a(m.positions[f[0]]), b(m.positions[f[1]]), d(m.positions[f[2]]);
-      area += 0.5 * glm::length(glm::cross(b - a, d - a));
-    }
+    if (c == 1) out[f] = {m.positions[f[0]], m.positions[f[1]], m.positions[f[2]]};
+  return out;
+}
+
+// Area of the faces that lie on one tet only.
+double surfaceArea(const TetMesh& m) {
+  double area = 0.0;
+  for (const auto& [f, p] : boundary(m)) {
+    const glm::dvec3 a(p[0]), b(p[1]), d(p[2]);
+    area += 0.5 * glm::length(glm::cross(b - a, d - a));
+  }
   return area;
 }
 
@@ -112,23 +120,6 @@ TEST(TetImprove, RaisesInteriorSliversAndKeepsSurfaceAndVolume) {
   EXPECT_NEAR(surfaceArea(before), 6.0, 1e-5);
 }
 
-// The boundary faces as sorted corner triples, with their corners' positions.
-std::map<Face, std::array<glm::vec3, 3>> boundary(const TetMesh& m) {
-  std::map<Face, int> count;
-  for (const glm::uvec4& t : m.tets)
-    for (int k = 0; k < 4; ++k) {
-      Face f;
-      int j = 0;
-      for (int l = 0; l < 4; ++l)
-        if (l != k) f[size_t(j++)] = t[l];
-      std::sort(f.begin(), f.end());
-      ++count[f];
-    }
-  std::map<Face, std::array<glm::vec3, 3>> out;
-  for (const auto& [f, c] : count)
-    if (c == 1) out[f] = {m.positions[f[0]], m.positions[f[1]], m.positions[f[2]]};
-  return out;
-}
 
 // A surface corner pushed along its face makes slivers the pass may fix by
 // sliding it back; with keepSurface (the deformer's setting) every boundary
@@ -195,10 +186,7 @@ TEST_P(TetImproveMeshes, MeshAsGivenReachesTheStatedBound) {
   const MeshCase c = GetParam();
   Result<LoadedSurface> surface = loadCase(c);
   ASSERT_TRUE(surface.ok()) << surface.error().message;
-  TetOptions options;
-  options.targetTets = c.target;
-  options.method = TetMethod::TetGenOnly;
-  Result<TetResult> tets = tetrahedralizeSurface(surface->mesh, options);
+  Result<TetResult> tets = test::tetGenOnly(surface->mesh, c.target);
   ASSERT_TRUE(tets.ok()) << tets.error().message;
   ASSERT_EQ(tets->simplifiedTriangles, 0u) << "this case is about meshes TetGen gets as given";
   const double q = minTetQuality(tets->mesh);
