@@ -20,6 +20,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "core/scene/scene_json.h"
 #include "core/sim/convergence_verdict.h"
 #include "core/sim/presets.h"
 #include "core/sim/solver.h"
@@ -99,6 +100,29 @@ TEST(LowPolyMeshDrop, CoarseTorusKeepsItsShapeAndConvergesAtTheMeshDropDefaults)
   ASSERT_GE(run.tally.measured, uint64_t(kFrames / 2)) << "most frames have a measure (the rest touch the ground)";
   EXPECT_LT(run.tally.meanRelativeAll(), StepError::kBand);
   EXPECT_LT(flaggedShare(run.tally), 0.05);
+}
+
+// The drop is the bunny_drop preset with the user's OBJ: the same solver,
+// budget, material and fall, so the preset's unflagged budget
+// (tests/app/preset_budgets_test.cpp) is the drop's and a retune of one is a
+// retune of both.
+TEST(LowPolyMeshDrop, TheMeshDropIsTheBunnyDropPresetsSetUp) {
+  Result<SceneDesc> bunny = loadSceneFile(test::assetsDir() / "scenes" / "bunny_drop.json");
+  ASSERT_TRUE(bunny.ok()) << bunny.error().message;
+  ASSERT_EQ(bunny->bodies.size(), 1u);
+  const SceneDesc drop = makeMeshDropScene("any.obj");
+  ASSERT_EQ(drop.bodies.size(), 1u);
+  EXPECT_EQ(drop.settings.solver, bunny->settings.solver);
+  EXPECT_EQ(drop.settings.step.substeps, bunny->settings.step.substeps);
+  EXPECT_EQ(drop.settings.step.iterations, bunny->settings.step.iterations);
+  EXPECT_EQ(drop.settings.step.dt, bunny->settings.step.dt);
+  const BodySpec &a = drop.bodies[0], &b = bunny->bodies[0];
+  EXPECT_EQ(a.material.youngsModulus, b.material.youngsModulus);
+  EXPECT_EQ(a.material.poissonRatio, b.material.poissonRatio);
+  EXPECT_EQ(a.material.density, b.material.density);
+  EXPECT_EQ(a.fitSize, b.fitSize);
+  EXPECT_EQ(a.transform.liftTo, b.transform.liftTo);
+  EXPECT_EQ(a.tets.targetTets, b.tets.targetTets);
 }
 
 // The other direction: the generic 10 x 4 the drop ran before is short on
