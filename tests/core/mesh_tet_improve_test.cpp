@@ -120,7 +120,6 @@ TEST(TetImprove, RaisesInteriorSliversAndKeepsSurfaceAndVolume) {
   EXPECT_NEAR(surfaceArea(before), 6.0, 1e-5);
 }
 
-
 // A surface corner pushed along its face makes slivers the pass may fix by
 // sliding it back; with keepSurface (the deformer's setting) every boundary
 // triangle and corner stays bit for bit, and only interior work is done.
